@@ -1,0 +1,37 @@
+import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { AdminTokenVerifiers } from './common/auth/admin-token-verifiers.js';
+import { AuthGuard } from './common/auth/auth.guard.js';
+import { RouteAuditService } from './common/auth/route-audit.service.js';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
+import { validationError } from './common/errors/validation-error.js';
+import { ConfigModule } from './config/config.module.js';
+import type { AppConfig } from './config/app-config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(databaseUrl, config.database), DiscoveryModule, HealthModule, MetricsModule],
+      providers: [
+        AdminTokenVerifiers,
+        RouteAuditService,
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({
+            whitelist: true,
+            forbidNonWhitelisted: true,
+            transform: true,
+            exceptionFactory: validationError,
+          }),
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,118 @@
+import 'reflect-metadata';
+import { ConsoleLogger, type LogLevel as NestLogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { IncomingMessage, Server } from 'node:http';
+import { LogController, type FastifyServerOptions } from 'fastify';
+import { AppModule } from './app.module.js';
+import { HttpListeners } from './common/http/http-listeners.js';
+import { listenerConstraint, listenerOf, type Listener } from './common/http/listener.js';
+import { installRequestHooks } from './common/http/request-hooks.js';
+import { requestIdOf } from './common/http/request-id.js';
+import type { AppConfig, LogLevel } from './config/app-config.js';
+import { loadConfig } from './config/config.loader.js';
+import { provisionSecrets } from './config/secrets.provisioner.js';
+import { packageVersion } from './config/version.js';
+import { openDatabaseServer, type DatabaseServer } from './database/database-server.js';
+import { MigrationRunner } from './database/migration-runner.js';
+import { ShutdownState } from './health/shutdown-state.js';
+import { httpDurationHistogram } from './metrics/http-metrics.js';
+
+export interface RunningLatchkey {
+  readonly app: NestFastifyApplication;
+  readonly config: AppConfig;
+  readonly urls: Readonly<Record<Listener, string | undefined>>;
+  readonly databaseUrl: string;
+  /** Only on the first start without ADMIN_TOKENS: shown once, stored as a digest. */
+  readonly generatedAdminToken: string | undefined;
+  /** Graceful stop: readiness 503, drain, close listeners, pool, then the embedded database. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra Nest log levels off (tests). */
+  readonly quiet?: boolean;
+}
+
+/** Boots the whole service from an environment map (`process.env` in production, a literal in tests). */
+export async function startLatchkey(env: Readonly<Record<string, string | undefined>>, options: StartOptions = {}): Promise<RunningLatchkey> {
+  const provisioned = await provisionSecrets(loadConfig(env, packageVersion()));
+  const config = provisioned.config;
+  const logger = new ConsoleLogger('Latchkey', { json: true, logLevels: nestLogLevels(options.quiet === true ? 'error' : config.log.level) });
+  for (const warning of provisioned.warnings) logger.warn(warning);
+
+  const database = await openDatabaseServer(config.database, (message) => logger.error(message));
+  let app: NestFastifyApplication | undefined;
+  try {
+    const listeners = new HttpListeners(config.http);
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url), new FastifyAdapter(fastifyOptions(config, listeners, options)), {
+      logger,
+      abortOnError: false,
+    });
+    installRequestHooks(app.getHttpAdapter().getInstance(), httpDurationHistogram());
+    if (config.database.migrateOnStart) await app.get(MigrationRunner).runPending();
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    const urls = await listeners.listen();
+    const running = app;
+    return {
+      app,
+      config,
+      urls,
+      databaseUrl: database.url,
+      generatedAdminToken: provisioned.generatedAdminToken,
+      close: once(() => shutdown(running, listeners, database, config)),
+    };
+  } catch (error) {
+    await app?.close().catch(() => {});
+    await database.stop().catch(() => {});
+    throw error;
+  }
+}
+
+async function shutdown(app: NestFastifyApplication, listeners: HttpListeners, database: DatabaseServer, config: AppConfig): Promise<void> {
+  app.get(ShutdownState).begin();
+  if (config.shutdown.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdown.drainDelayMs));
+  await listeners.close(config.shutdown.timeoutMs);
+  await app.close();
+  await database.stop();
+}
+
+function fastifyOptions(config: AppConfig, listeners: HttpListeners, options: StartOptions): FastifyServerOptions<Server> {
+  const level = options.quiet === true ? 'silent' : config.log.level;
+  return {
+    serverFactory: listeners.serverFactory,
+    // find-my-way's typings describe an older storage contract; the runtime one is used (see listener.ts).
+    routerOptions: { constraints: { listener: listenerConstraint as never } },
+    bodyLimit: config.http.bodyLimitBytes,
+    trustProxy: config.http.trustProxy,
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    logController: new LogController({ disableRequestLogging: true }),
+    logger: {
+      level,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'], censor: '[redacted]' },
+    },
+    rewriteUrl: adminPrefixRewrite,
+  };
+}
+
+/** On the admin listener `/admin/x` is `/x`: the hosted-style paths that rate-limit buckets use. */
+function adminPrefixRewrite(this: unknown, req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  if (listenerOf(req) !== 'admin' || !url.startsWith('/admin')) return url;
+  const rest = url.slice('/admin'.length);
+  if (rest === '') return '/';
+  return rest.startsWith('/') || rest.startsWith('?') ? (rest.startsWith('?') ? `/${rest}` : rest) : url;
+}
+
+function nestLogLevels(level: LogLevel): NestLogLevel[] {
+  const order: NestLogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+  const cut: Record<LogLevel, number> = { silent: 0, fatal: 1, error: 2, warn: 3, info: 4, debug: 5, trace: 6 };
+  return order.slice(0, cut[level]);
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}

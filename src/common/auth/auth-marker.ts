@@ -1,0 +1,13 @@
+import { SetMetadata } from '@nestjs/common';
+
+/**
+ * How a route authenticates its caller. Every route carries exactly one marker (checked at boot by
+ * RouteAuditService): `admin` routes need an admin credential, `bearer` routes check an OAuth2 access
+ * token themselves, `public` routes are open by design.
+ */
+export type AuthMarker = 'admin' | 'bearer' | 'public';
+export const AUTH_MARKER_METADATA = 'latchkey:auth';
+
+export const AdminAuth = (): ClassDecorator & MethodDecorator => SetMetadata(AUTH_MARKER_METADATA, 'admin');
+export const BearerAuth = (): ClassDecorator & MethodDecorator => SetMetadata(AUTH_MARKER_METADATA, 'bearer');
+export const PublicAccess = (): ClassDecorator & MethodDecorator => SetMetadata(AUTH_MARKER_METADATA, 'public');

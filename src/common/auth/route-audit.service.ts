@@ -1,0 +1,58 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { RequestMethod } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { LISTENERS_METADATA, type Listener } from '../http/listener.js';
+import { AUTH_MARKER_METADATA, type AuthMarker } from './auth-marker.js';
+
+export interface AuditedRoute {
+  readonly controller: string;
+  readonly handler: string;
+  readonly method: string;
+  readonly path: string;
+  readonly listeners: readonly Listener[] | undefined;
+  readonly auth: AuthMarker | undefined;
+}
+
+/** Refuses to boot when a route has no auth marker or no listener: nothing is open by omission. */
+@Injectable()
+export class RouteAuditService implements OnApplicationBootstrap {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const unmarked = this.routes().filter((route) => route.auth === undefined || route.listeners === undefined);
+    if (unmarked.length > 0) {
+      const names = unmarked.map((route) => `${route.controller}.${route.handler} (${route.method} ${route.path})`);
+      throw new Error(`Routes without an auth marker or a listener: ${names.join(', ')}`);
+    }
+  }
+
+  routes(): AuditedRoute[] {
+    const routes: AuditedRoute[] = [];
+    for (const wrapper of this.discovery.getControllers()) {
+      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
+      if (controller === undefined || wrapper.instance === undefined) continue;
+      const prototype = Object.getPrototypeOf(wrapper.instance) as object;
+      const base = this.reflector.get<string | string[] | undefined>(PATH_METADATA, controller);
+      for (const name of this.scanner.getAllMethodNames(prototype)) {
+        const handler = (prototype as Record<string, unknown>)[name] as (...args: unknown[]) => unknown;
+        const path = this.reflector.get<string | string[] | undefined>(PATH_METADATA, handler);
+        if (path === undefined) continue;
+        const method = RequestMethod[this.reflector.get<RequestMethod>(METHOD_METADATA, handler)] ?? 'GET';
+        routes.push({
+          controller: controller.name,
+          handler: name,
+          method,
+          path: `/${[base, path].flat().filter((part) => part !== undefined && part !== '' && part !== '/').join('/')}`.replace(/\/+/g, '/'),
+          listeners: this.reflector.get<Listener[] | undefined>(LISTENERS_METADATA, controller),
+          auth: this.reflector.getAllAndOverride<AuthMarker | undefined>(AUTH_MARKER_METADATA, [handler, controller]),
+        });
+      }
+    }
+    return routes;
+  }
+}

@@ -1,0 +1,227 @@
+import { readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { sha256Hex } from '../common/crypto/digest.js';
+import type { AppConfig, LogLevel, NodeEnv } from './app-config.js';
+import { ConfigError } from './config.error.js';
+
+type Source = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Every key the service reads, with its parser. Keys not listed here are ignored in the environment
+ * (it holds much else) but refused in a config file (a typo there should stop the boot).
+ */
+const KNOWN_KEYS = [
+  'NODE_ENV',
+  'PUBLIC_PORT',
+  'ADMIN_PORT',
+  'PROXY_PORT',
+  'HOST',
+  'BODY_LIMIT',
+  'TRUST_PROXY',
+  'ISSUER_URL',
+  'DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
+  'MIGRATE_ON_START',
+  'DATA_DIR',
+  'SECRETS_SYSTEM',
+  'ADMIN_TOKENS',
+  'ADMIN_AUTH',
+  'LOG_LEVEL',
+  'EXPOSE_INTERNAL_ERRORS',
+  'REDIS_URL',
+  'SHUTDOWN_DRAIN_DELAY_MS',
+  'SHUTDOWN_TIMEOUT_MS',
+  'OUTBOUND_ALLOW_PRIVATE_NETWORKS',
+  'OUTBOUND_TIMEOUT_MS',
+  'OUTBOUND_MAX_BYTES',
+] as const;
+type Key = (typeof KNOWN_KEYS)[number];
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const NODE_ENVS: readonly NodeEnv[] = ['development', 'production', 'test'];
+
+/**
+ * Builds the configuration from an environment (usually `process.env`) and the optional file it names
+ * in `CONFIG_FILE`. The environment wins over the file. Throws `ConfigError` naming the first bad key.
+ */
+export function loadConfig(env: Source, version: string): AppConfig {
+  const merged = { ...readConfigFile(env['CONFIG_FILE']), ...pickKnown(env) };
+  const read = (key: Key): string | undefined => {
+    const value = merged[key];
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const nodeEnv = oneOf(read, 'NODE_ENV', NODE_ENVS, 'development');
+  const publicPort = port(read, 'PUBLIC_PORT', 4444);
+  const adminPort = port(read, 'ADMIN_PORT', 4445);
+  const proxyPort = read('PROXY_PORT') === undefined ? undefined : port(read, 'PROXY_PORT', 4455);
+  const host = read('HOST') ?? '127.0.0.1';
+  const issuer = httpUrl(read, 'ISSUER_URL', `http://${host === '0.0.0.0' ? 'localhost' : host}:${publicPort}`);
+  const system = list(read, 'SECRETS_SYSTEM');
+  for (const secret of system) {
+    if (secret.length < 16) throw new ConfigError('SECRETS_SYSTEM', 'every secret must be at least 16 characters long');
+  }
+  const tokens = list(read, 'ADMIN_TOKENS');
+  for (const token of tokens) {
+    if (token.length < 16) throw new ConfigError('ADMIN_TOKENS', 'every token must be at least 16 characters long');
+  }
+
+  return {
+    env: nodeEnv,
+    version,
+    http: {
+      host,
+      publicPort,
+      adminPort,
+      proxyPort,
+      bodyLimitBytes: byteSize(read, 'BODY_LIMIT', 1024 * 1024),
+      trustProxy: bool(read, 'TRUST_PROXY', false),
+    },
+    urls: { issuer },
+    database: {
+      url: postgresUrl(read, 'DATABASE_URL'),
+      dataDir: resolve(read('DATA_DIR') ?? '.data'),
+      poolSize: int(read, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+      connectTimeoutMs: int(read, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+      statementTimeoutMs: int(read, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
+      migrateOnStart: bool(read, 'MIGRATE_ON_START', true),
+    },
+    secrets: { system },
+    admin: { auth: oneOf(read, 'ADMIN_AUTH', ['on', 'off'] as const, 'on'), tokenDigests: tokens.map(sha256Hex) },
+    log: { level: oneOf(read, 'LOG_LEVEL', LOG_LEVELS, 'info') },
+    errors: { exposeInternal: bool(read, 'EXPOSE_INTERNAL_ERRORS', false) },
+    redis: { url: redisUrl(read, 'REDIS_URL') },
+    shutdown: {
+      drainDelayMs: int(read, 'SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 600_000),
+      timeoutMs: int(read, 'SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
+    },
+    outbound: {
+      allowPrivateNetworks: bool(read, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false),
+      timeoutMs: int(read, 'OUTBOUND_TIMEOUT_MS', 5000, 100, 120_000),
+      maxBytes: byteSize(read, 'OUTBOUND_MAX_BYTES', 5 * 1024 * 1024),
+    },
+  };
+}
+
+function pickKnown(env: Source): Record<string, string | undefined> {
+  const picked: Record<string, string | undefined> = {};
+  for (const key of KNOWN_KEYS) if (env[key] !== undefined) picked[key] = env[key];
+  return picked;
+}
+
+function readConfigFile(path: string | undefined): Record<string, string> {
+  if (path === undefined || path === '') return {};
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError('CONFIG_FILE', `cannot read ${path}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new ConfigError('CONFIG_FILE', `${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError('CONFIG_FILE', `${path} must hold a mapping of setting names to values`);
+  }
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!(KNOWN_KEYS as readonly string[]).includes(key)) throw new ConfigError(key, `unknown setting in ${path}`);
+    if (Array.isArray(value)) values[key] = value.map(String).join(',');
+    else if (value !== null && typeof value === 'object') throw new ConfigError(key, 'must be a scalar or a list');
+    else if (value !== null && value !== undefined) values[key] = String(value);
+  }
+  return values;
+}
+
+type Reader = (key: Key) => string | undefined;
+
+function int(read: Reader, key: Key, fallback: number, min: number, max: number): number {
+  const raw = read(key);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(key, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(key, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function port(read: Reader, key: Key, fallback: number): number {
+  return int(read, key, fallback, 0, 65535);
+}
+
+function bool(read: Reader, key: Key, fallback: boolean): boolean {
+  const raw = read(key)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(key, `must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(read: Reader, key: Key, allowed: readonly T[], fallback: T): T {
+  const raw = read(key);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(key, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function list(read: Reader, key: Key): string[] {
+  return (read(key) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2 };
+
+function byteSize(read: Reader, key: Key, fallback: number): number {
+  const raw = read(key);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'x'];
+  if (match === null || unit === undefined) throw new ConfigError(key, `must be a size such as 1048576, 512kb or 1mb, got "${raw}"`);
+  const value = Number(match[1]) * unit;
+  if (value < 1024) throw new ConfigError(key, 'must be at least 1kb');
+  return value;
+}
+
+function parseUrl(key: Key, raw: string): URL {
+  try {
+    return new URL(raw);
+  } catch {
+    throw new ConfigError(key, 'must be an absolute URL');
+  }
+}
+
+function httpUrl(read: Reader, key: Key, fallback: string): string {
+  const raw = read(key) ?? fallback;
+  const url = parseUrl(key, raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(key, 'must be an http or https URL');
+  if (url.search !== '' || url.hash !== '') throw new ConfigError(key, 'must not carry a query or a fragment');
+  return url.href.replace(/\/+$/, '');
+}
+
+function postgresUrl(read: Reader, key: Key): string | undefined {
+  const raw = read(key);
+  if (raw === undefined) return undefined;
+  const url = parseUrl(key, raw);
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(key, 'must be a postgres:// or postgresql:// URL');
+  }
+  return raw;
+}
+
+function redisUrl(read: Reader, key: Key): string | undefined {
+  const raw = read(key);
+  if (raw === undefined) return undefined;
+  const url = parseUrl(key, raw);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(key, 'must be a redis:// or rediss:// URL');
+  return raw;
+}

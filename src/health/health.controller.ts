@@ -1,0 +1,41 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { PublicAccess } from '../common/auth/auth-marker.js';
+import { OnListener } from '../common/http/listener.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ReadinessService } from './readiness.service.js';
+
+const OK = { status: 'ok' } as const;
+
+@OnListener('public', 'admin')
+@PublicAccess()
+@Controller('health')
+export class HealthController {
+  constructor(private readonly readiness: ReadinessService) {}
+
+  /** Liveness touches nothing outside the process. */
+  @Get('alive')
+  alive(): typeof OK {
+    return OK;
+  }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
+    const result = await this.readiness.check();
+    if (result.ready) return OK;
+    void reply.status(503);
+    return { errors: result.errors };
+  }
+}
+
+@OnListener('admin')
+@PublicAccess()
+@Controller('version')
+export class VersionController {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  @Get()
+  version(): { version: string } {
+    return { version: this.config.version };
+  }
+}

