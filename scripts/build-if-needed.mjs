@@ -14,7 +14,12 @@ function newest(path) {
   return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), info.mtimeMs);
 }
 
-const sourceTime = Math.max(...inputs.map((input) => join(root, input)).filter(existsSync).map(newest));
+const sourceTime = Math.max(
+  ...inputs
+    .map((input) => join(root, input))
+    .filter(existsSync)
+    .map(newest),
+);
 if (existsSync(stamp) && statSync(stamp).mtimeMs >= sourceTime) process.exit(0);
 
 process.stdout.write('Building Latchkey...\n');

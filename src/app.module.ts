@@ -1,4 +1,4 @@
-import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { type DynamicModule, Module, type Type, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { AdminTokenVerifiers } from './common/auth/admin-token-verifiers.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
@@ -13,10 +13,17 @@ import { MetricsModule } from './metrics/metrics.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+  static forRoot(config: AppConfig, databaseUrl: string, extraModules: readonly Type[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(databaseUrl, config.database), DiscoveryModule, HealthModule, MetricsModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(databaseUrl, config.database),
+        DiscoveryModule,
+        HealthModule,
+        MetricsModule,
+        ...extraModules,
+      ],
       providers: [
         AdminTokenVerifiers,
         RouteAuditService,

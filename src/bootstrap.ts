@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConsoleLogger, type LogLevel as NestLogLevel } from '@nestjs/common';
+import { ConsoleLogger, type LogLevel as NestLogLevel, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage, Server } from 'node:http';
@@ -7,7 +7,7 @@ import { LogController, type FastifyServerOptions } from 'fastify';
 import { AppModule } from './app.module.js';
 import { HttpListeners } from './common/http/http-listeners.js';
 import { listenerConstraint, listenerOf, type Listener } from './common/http/listener.js';
-import { installRequestHooks } from './common/http/request-hooks.js';
+import { installRequestHooks, restrictBodyParsers } from './common/http/request-hooks.js';
 import { requestIdOf } from './common/http/request-id.js';
 import type { AppConfig, LogLevel } from './config/app-config.js';
 import { loadConfig } from './config/config.loader.js';
@@ -30,29 +30,43 @@ export interface RunningLatchkey {
 }
 
 export interface StartOptions {
-  /** Extra Nest log levels off (tests). */
+  /** Logs off (tests). */
   readonly quiet?: boolean;
+  /** Extra modules to mount, for tests that need routes of their own (e.g. error-shape probes). */
+  readonly extraModules?: readonly Type[];
 }
 
 /** Boots the whole service from an environment map (`process.env` in production, a literal in tests). */
-export async function startLatchkey(env: Readonly<Record<string, string | undefined>>, options: StartOptions = {}): Promise<RunningLatchkey> {
+export async function startLatchkey(
+  env: Readonly<Record<string, string | undefined>>,
+  options: StartOptions = {},
+): Promise<RunningLatchkey> {
   const provisioned = await provisionSecrets(loadConfig(env, packageVersion()));
   const config = provisioned.config;
-  const logger = new ConsoleLogger('Latchkey', { json: true, logLevels: nestLogLevels(options.quiet === true ? 'error' : config.log.level) });
+  const logger = new ConsoleLogger('Latchkey', {
+    json: true,
+    logLevels: nestLogLevels(options.quiet === true ? 'error' : config.log.level),
+  });
   for (const warning of provisioned.warnings) logger.warn(warning);
 
   const database = await openDatabaseServer(config.database, (message) => logger.error(message));
   let app: NestFastifyApplication | undefined;
   try {
     const listeners = new HttpListeners(config.http);
-    app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url), new FastifyAdapter(fastifyOptions(config, listeners, options)), {
-      logger,
-      abortOnError: false,
-    });
-    installRequestHooks(app.getHttpAdapter().getInstance(), httpDurationHistogram());
+    app = await NestFactory.create<NestFastifyApplication>(
+      AppModule.forRoot(config, database.url, options.extraModules ?? []),
+      new FastifyAdapter(fastifyOptions(config, listeners, options)),
+      {
+        logger,
+        abortOnError: false,
+      },
+    );
+    const fastify = app.getHttpAdapter().getInstance();
+    installRequestHooks(fastify, httpDurationHistogram());
+    restrictBodyParsers(fastify);
     if (config.database.migrateOnStart) await app.get(MigrationRunner).runPending();
     await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    await fastify.ready();
     const urls = await listeners.listen();
     const running = app;
     return {
@@ -91,7 +105,10 @@ function fastifyOptions(config: AppConfig, listeners: HttpListeners, options: St
     logController: new LogController({ disableRequestLogging: true }),
     logger: {
       level,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'],
+        censor: '[redacted]',
+      },
     },
     rewriteUrl: adminPrefixRewrite,
   };

@@ -11,7 +11,10 @@ async function main(): Promise<void> {
   try {
     running = await startLatchkey(process.env);
   } catch (error) {
-    const message = error instanceof ConfigError ? `Configuration error: ${error.message}` : `Failed to start: ${(error as Error).stack ?? String(error)}`;
+    const message =
+      error instanceof ConfigError
+        ? `Configuration error: ${error.message}`
+        : `Failed to start: ${(error as Error).stack ?? String(error)}`;
     process.stderr.write(`${message}\n`);
     process.exit(1);
   }

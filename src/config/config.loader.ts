@@ -124,7 +124,10 @@ function readConfigFile(path: string | undefined): Record<string, string> {
   try {
     parsed = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new ConfigError('CONFIG_FILE', `${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+    throw new ConfigError(
+      'CONFIG_FILE',
+      `${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`,
+    );
   }
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {

@@ -2,7 +2,10 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { ENTITIES, MIGRATIONS } from './schema.js';
 
-export function dataSourceOptions(url: string, config: Pick<DatabaseConfig, 'poolSize' | 'connectTimeoutMs' | 'statementTimeoutMs'>): DataSourceOptions {
+export function dataSourceOptions(
+  url: string,
+  config: Pick<DatabaseConfig, 'poolSize' | 'connectTimeoutMs' | 'statementTimeoutMs'>,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { PublicAccess } from '../common/auth/auth-marker.js';
+import { AdminAuth, PublicAccess } from '../common/auth/auth-marker.js';
 import { OnListener } from '../common/http/listener.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ReadinessService } from './readiness.service.js';
@@ -29,7 +29,7 @@ export class HealthController {
 }
 
 @OnListener('admin')
-@PublicAccess()
+@AdminAuth()
 @Controller('version')
 export class VersionController {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -47,7 +47,10 @@ export class RouteAuditService implements OnApplicationBootstrap {
           controller: controller.name,
           handler: name,
           method,
-          path: `/${[base, path].flat().filter((part) => part !== undefined && part !== '' && part !== '/').join('/')}`.replace(/\/+/g, '/'),
+          path: `/${[base, path]
+            .flat()
+            .filter((part) => part !== undefined && part !== '' && part !== '/')
+            .join('/')}`.replace(/\/+/g, '/'),
           listeners: this.reflector.get<Listener[] | undefined>(LISTENERS_METADATA, controller),
           auth: this.reflector.getAllAndOverride<AuthMarker | undefined>(AUTH_MARKER_METADATA, [handler, controller]),
         });

@@ -33,14 +33,12 @@ export class AppError extends Error {
 
 /** Errors raised by the plumbing itself rather than by a bounded context. */
 export const CommonErrors = {
-  notFound: (message = 'The requested resource could not be found.') =>
-    new AppError(ErrorKind.NotFound, 'not_found', message),
+  notFound: (message = 'The requested resource could not be found.') => new AppError(ErrorKind.NotFound, 'not_found', message),
   invalidRequest: (message: string, details?: Record<string, unknown>) =>
     new AppError(ErrorKind.BadRequest, 'invalid_request', message, details === undefined ? {} : { details }),
   unauthorized: (message = 'The request could not be authorized.') =>
     new AppError(ErrorKind.Unauthorized, 'unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }),
-  internal: (cause: unknown) =>
-    new AppError(ErrorKind.Internal, 'internal_error', 'The server encountered an internal error.', { cause }),
+  internal: (cause: unknown) => new AppError(ErrorKind.Internal, 'internal_error', 'The server encountered an internal error.', { cause }),
   unavailable: (message: string, cause?: unknown) =>
     new AppError(ErrorKind.Unavailable, 'service_unavailable', message, { cause, headers: { 'retry-after': '1' } }),
 };

@@ -25,9 +25,12 @@ const FASTIFY_ERRORS: Readonly<Record<string, () => AppError>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () =>
     new AppError(ErrorKind.PayloadTooLarge, 'payload_too_large', 'The request body is larger than the server accepts.'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
-    new AppError(ErrorKind.UnsupportedMediaType, 'unsupported_media_type', 'The request body has a content type this endpoint does not accept.'),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
-    CommonErrors.invalidRequest('The Content-Length header does not match the request body.'),
+    new AppError(
+      ErrorKind.UnsupportedMediaType,
+      'unsupported_media_type',
+      'The request body has a content type this endpoint does not accept.',
+    ),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => CommonErrors.invalidRequest('The Content-Length header does not match the request body.'),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => CommonErrors.invalidRequest('The request body is empty but was declared as JSON.'),
   FST_ERR_CTP_INVALID_JSON_BODY: () => CommonErrors.invalidRequest('The request body is not valid JSON.'),
   FST_ERR_BAD_URL: () => CommonErrors.invalidRequest('The request URL is malformed.'),

@@ -63,4 +63,3 @@ export function OnListener(...listeners: Listener[]): ClassDecorator {
     }
   };
 }
-

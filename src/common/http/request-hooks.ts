@@ -18,16 +18,24 @@ export function installRequestHooks(fastify: FastifyInstance, histogram: Histogr
     const seconds = reply.elapsedTime / 1000;
     histogram.observe({ method: request.method, route, status_code: reply.statusCode, listener }, seconds);
     request.log.info(
-        {
-          method: request.method,
-          path: request.url.split('?', 1)[0],
-          route,
-          listener,
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 100) / 100,
-        },
-        'request',
-      );
+      {
+        method: request.method,
+        path: request.url.split('?', 1)[0],
+        route,
+        listener,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
     done();
   });
+}
+
+/**
+ * Bodies are JSON (and form-encoded where OAuth2 says so, parsed by Nest's adapter). Fastify's default
+ * text/plain parser would hand strings to JSON handlers; without it such bodies get a 415.
+ */
+export function restrictBodyParsers(fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser('text/plain');
 }

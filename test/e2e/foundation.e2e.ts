@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RouteAuditService } from '../../src/common/auth/route-audit.service.js';
+import { bootApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/app.js';
+import { ProbeModule } from '../support/probe.module.js';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await bootApp({ BODY_LIMIT: '4kb' }, { extraModules: [ProbeModule] });
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('listeners', () => {
+  it('serves health on both the public and the admin listener', async () => {
+    for (const client of [app.public, app.anonymousAdmin]) {
+      const alive = await client.get('/health/alive');
+      expect(alive.status).toBe(200);
+      expect(alive.body).toEqual({ status: 'ok' });
+      const ready = await client.get('/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.body).toEqual({ status: 'ok' });
+    }
+  });
+
+  it('never answers an admin route on the public listener', async () => {
+    const onPublic = await app.public.withToken(TEST_ADMIN_TOKEN).get('/version');
+    expect(onPublic.status).toBe(404);
+    expect(
+      await app.public
+        .withToken(TEST_ADMIN_TOKEN)
+        .get('/clients/_probe')
+        .then((r) => r.status),
+    ).toBe(404);
+    expect((await app.public.get('/metrics/prometheus')).status).toBe(404);
+  });
+
+  it('answers admin paths under /admin on the admin listener only', async () => {
+    const plain = await app.admin.get('/version');
+    const prefixed = await app.admin.get('/admin/version');
+    expect(plain.status).toBe(200);
+    expect(prefixed.status).toBe(200);
+    expect(prefixed.body).toEqual(plain.body);
+    expect((plain.body as { version: string }).version).toMatch(/^\d+\.\d+\.\d+/);
+    expect((await app.public.withToken(TEST_ADMIN_TOKEN).get('/admin/version')).status).toBe(404);
+  });
+
+  it('keeps the proxy listener closed by default', () => {
+    expect(app.running.urls.proxy).toBeUndefined();
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a valid X-Request-Id and puts it in error bodies', async () => {
+    const response = await app.public.get('/nowhere', { headers: { 'x-request-id': 'trace-abc.123' } });
+    expect(response.headers.get('x-request-id')).toBe('trace-abc.123');
+    expect((response.body as { request_id: string }).request_id).toBe('trace-abc.123');
+  });
+
+  it('replaces an invalid X-Request-Id with a generated one', async () => {
+    const response = await app.public.get('/health/alive', { headers: { 'x-request-id': 'bad id with spaces' } });
+    const id = response.headers.get('x-request-id');
+    expect(id).not.toBe('bad id with spaces');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('generates an id when none is given', async () => {
+    const [a, b] = await Promise.all([app.public.get('/health/alive'), app.public.get('/health/alive')]);
+    expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+  });
+});
+
+describe('admin guard', () => {
+  it('refuses admin routes without a token, with a wrong token, or with a malformed header', async () => {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong-token-0123456789' },
+      { authorization: `Basic ${TEST_ADMIN_TOKEN}` },
+      { authorization: `Bearer` },
+    ]) {
+      const response = await app.anonymousAdmin.get('/version', { headers });
+      expect(response.status).toBe(401);
+      expect((response.body as { error: string }).error).toBe('unauthorized');
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    }
+  });
+
+  it('accepts the admin token', async () => {
+    expect((await app.admin.get('/version')).status).toBe(200);
+  });
+
+  it('marks every registered route with an auth marker and a listener', () => {
+    const routes = app.running.app.get(RouteAuditService).routes();
+    expect(routes.length).toBeGreaterThan(5);
+    for (const route of routes) {
+      expect(route.auth, `${route.method} ${route.path}`).toMatch(/^(admin|bearer|public)$/);
+      expect(route.listeners?.length, `${route.method} ${route.path}`).toBeGreaterThan(0);
+    }
+    const publicOnAdmin = routes.filter((route) => route.auth === 'public' && route.listeners?.includes('admin'));
+    expect(publicOnAdmin.map((route) => route.path).sort()).toEqual(['/health/alive', '/health/ready', '/metrics/prometheus']);
+  });
+});
+
+describe('metrics', () => {
+  it('exposes process metrics and an HTTP histogram by route template', async () => {
+    await app.public.get('/health/alive');
+    await app.admin.get('/clients/_probe/boom');
+    const response = await app.anonymousAdmin.get('/metrics/prometheus');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    expect(response.text).toContain('process_cpu_user_seconds_total');
+    expect(response.text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/health\/alive",status_code="200",listener="public"\} [1-9]/,
+    );
+    expect(response.text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/clients\/_probe\/boom",status_code="500",listener="admin"\} [1-9]/,
+    );
+  });
+});
+
+type Shape = 'oauth' | 'identity' | 'access';
+const FAMILIES: ReadonlyArray<readonly [Shape, string]> = [
+  ['oauth', '/clients/_probe'],
+  ['identity', '/identities/_probe'],
+  ['access', '/relation-tuples/_probe'],
+];
+
+/** Reads status, code and request id from a body of the given family, failing if the shape is wrong. */
+function readError(shape: Shape, body: unknown): { status: number; code: string; request: string; text: string } {
+  const text = JSON.stringify(body);
+  switch (shape) {
+    case 'oauth': {
+      const b = body as Record<string, unknown>;
+      expect(Object.keys(b)).toEqual(expect.arrayContaining(['error', 'error_description', 'status_code', 'request_id']));
+      return { status: b['status_code'] as number, code: b['error'] as string, request: b['request_id'] as string, text };
+    }
+    case 'identity': {
+      const e = (body as { error: Record<string, unknown> }).error;
+      expect(Object.keys(e)).toEqual(expect.arrayContaining(['id', 'code', 'status', 'reason', 'message', 'request']));
+      return { status: e['code'] as number, code: e['id'] as string, request: e['request'] as string, text };
+    }
+    case 'access': {
+      const b = body as Record<string, unknown>;
+      expect(Object.keys(b)).toEqual(expect.arrayContaining(['id', 'code', 'status', 'reason', 'message', 'request', 'details']));
+      expect(Array.isArray(b['details'])).toBe(true);
+      return { status: b['code'] as number, code: b['id'] as string, request: b['request'] as string, text };
+    }
+  }
+}
+
+describe.each(FAMILIES)('error shape of the %s family', (shape, base) => {
+  async function expectError(response: { status: number; body: unknown; headers: Headers }, status: number, code: string): Promise<string> {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const error = readError(shape, response.body);
+    expect(error.status).toBe(status);
+    expect(error.code).toBe(code);
+    expect(error.request).toBe(response.headers.get('x-request-id'));
+    return error.text;
+  }
+
+  it('400 for malformed JSON', async () => {
+    await expectError(
+      await app.admin.post(base, { rawBody: '{"name": ', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_request',
+    );
+  });
+
+  it('400 naming the field for a validation failure, with details', async () => {
+    const response = await app.admin.post(base, { json: { name: 'x', count: 99 } });
+    const text = await expectError(response, 400, 'invalid_request');
+    expect(text).toContain('count');
+  });
+
+  it('400 for an unknown field', async () => {
+    const text = await expectError(await app.admin.post(base, { json: { name: 'x', count: 1, extra: true } }), 400, 'invalid_request');
+    expect(text).toContain('extra');
+  });
+
+  it('accepts a valid body', async () => {
+    const response = await app.admin.post(base, { json: { name: 'x', count: 2 } });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ name: 'x', count: 2 });
+  });
+
+  it('401 without credentials', async () => {
+    await expectError(await app.anonymousAdmin.get(base), 401, 'unauthorized');
+  });
+
+  it('404 for an unknown route', async () => {
+    await expectError(await app.admin.get(`${base}/nothing/here`), 404, 'not_found');
+  });
+
+  it('413 for an oversized body', async () => {
+    await expectError(await app.admin.post(base, { json: { name: 'x'.repeat(8 * 1024), count: 1 } }), 413, 'payload_too_large');
+  });
+
+  it('415 for a content type the route does not take', async () => {
+    await expectError(
+      await app.admin.post(base, { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
+  });
+
+  it('500 without internals when a handler fails', async () => {
+    const text = await expectError(await app.admin.get(`${base}/boom`), 500, 'internal_error');
+    expect(text).not.toContain('secret');
+    expect(text).not.toContain('debug');
+  });
+
+  it('500 without internals when the database fails', async () => {
+    const text = await expectError(await app.admin.get(`${base}/database`), 500, 'internal_error');
+    expect(text).not.toContain('table_that_does_not_exist');
+    expect(text).not.toContain('debug');
+  });
+});
+
+describe('EXPOSE_INTERNAL_ERRORS', () => {
+  it('adds debug detail to 5xx bodies only when switched on', async () => {
+    const exposing = await bootApp({ EXPOSE_INTERNAL_ERRORS: 'true' }, { extraModules: [ProbeModule] });
+    try {
+      const response = await exposing.admin.get('/clients/_probe/database');
+      expect(response.status).toBe(500);
+      expect((response.body as { debug?: string }).debug).toContain('table_that_does_not_exist');
+      const notFound = await exposing.admin.get('/clients/_probe/nothing');
+      expect((notFound.body as { debug?: string }).debug).toBeUndefined();
+    } finally {
+      await exposing.close();
+    }
+  });
+});
