@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,12 +14,8 @@ declare module 'vitest' {
 let server: DatabaseServer | undefined;
 let dir: string | undefined;
 
-/**
- * One PostgreSQL per test run: the one in DATABASE_URL when set, else an embedded one in a temporary
- * folder. Also builds dist/ once, for the tests that run the service as a real process.
- */
+/** One PostgreSQL per test run: the one in DATABASE_URL when set, else an embedded one in a temporary folder. */
 export async function setup(project: TestProject): Promise<void> {
-  execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { stdio: 'inherit' });
   const external = process.env['DATABASE_URL'];
   if (external !== undefined && external !== '') {
     project.provide('adminDatabaseUrl', external);
