@@ -1,4 +1,4 @@
-import { Body, Get, Module, Post } from '@nestjs/common';
+import { Body, Get, Module, Post, Query } from '@nestjs/common';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { AdminController } from '../../src/common/auth/controllers.js';
@@ -27,6 +27,12 @@ function probeController(prefix: string) {
     @Post()
     validate(@Body() body: ProbeBody): ProbeBody {
       return body;
+    }
+
+    @Get('slow')
+    async slow(@Query('ms') ms = '1000'): Promise<{ waited: number }> {
+      await new Promise((resolve) => setTimeout(resolve, Number(ms)));
+      return { waited: Number(ms) };
     }
 
     @Get('boom')

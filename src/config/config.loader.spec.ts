@@ -1,0 +1,133 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../common/crypto/digest.js';
+import { ConfigError } from './config.error.js';
+import { loadConfig } from './config.loader.js';
+
+function keyOfError(env: Record<string, string>): string | undefined {
+  try {
+    loadConfig(env, '1.0.0');
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).key;
+  }
+}
+
+describe('loadConfig', () => {
+  it('has safe defaults', () => {
+    const config = loadConfig({}, '1.2.3');
+    expect(config.version).toBe('1.2.3');
+    expect(config.http).toMatchObject({
+      host: '127.0.0.1',
+      publicPort: 4444,
+      adminPort: 4445,
+      proxyPort: undefined,
+      bodyLimitBytes: 1048576,
+    });
+    expect(config.urls.issuer).toBe('http://127.0.0.1:4444');
+    expect(config.database.url).toBeUndefined();
+    expect(config.admin).toEqual({ auth: 'on', tokenDigests: [] });
+    expect(config.errors.exposeInternal).toBe(false);
+    expect(config.log.level).toBe('info');
+    expect(config.env).toBe('development');
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig(
+      {
+        NODE_ENV: 'production',
+        PUBLIC_PORT: '8000',
+        ADMIN_PORT: '8001',
+        PROXY_PORT: '8002',
+        HOST: '0.0.0.0',
+        ISSUER_URL: 'https://auth.example.com/',
+        DATABASE_URL: 'postgres://u:p@db:5432/latchkey',
+        DATA_DIR: '/tmp/latchkey-data',
+        SECRETS_SYSTEM: 'first-secret-0123456789, second-secret-0123456789',
+        ADMIN_TOKENS: 'token-a-0123456789abcdef,token-b-0123456789abcdef',
+        ADMIN_AUTH: 'off',
+        LOG_LEVEL: 'debug',
+        EXPOSE_INTERNAL_ERRORS: 'true',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        BODY_LIMIT: '2mb',
+      },
+      '1.0.0',
+    );
+    expect(config.env).toBe('production');
+    expect(config.http).toMatchObject({
+      host: '0.0.0.0',
+      publicPort: 8000,
+      adminPort: 8001,
+      proxyPort: 8002,
+      bodyLimitBytes: 2 * 1024 * 1024,
+    });
+    expect(config.urls.issuer).toBe('https://auth.example.com');
+    expect(config.database.url).toBe('postgres://u:p@db:5432/latchkey');
+    expect(config.database.dataDir).toBe('/tmp/latchkey-data');
+    expect(config.secrets.system).toEqual(['first-secret-0123456789', 'second-secret-0123456789']);
+    expect(config.admin.auth).toBe('off');
+    expect(config.admin.tokenDigests).toEqual([sha256Hex('token-a-0123456789abcdef'), sha256Hex('token-b-0123456789abcdef')]);
+    expect(config.log.level).toBe('debug');
+    expect(config.errors.exposeInternal).toBe(true);
+    expect(config.redis.url).toBe('redis://127.0.0.1:6379');
+  });
+
+  it.each([
+    ['PUBLIC_PORT', 'abc'],
+    ['PUBLIC_PORT', '70000'],
+    ['ADMIN_PORT', '-1'],
+    ['PROXY_PORT', '1.5'],
+    ['ISSUER_URL', 'not a url'],
+    ['ISSUER_URL', 'ftp://example.com'],
+    ['ISSUER_URL', 'https://example.com/?x=1'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['SECRETS_SYSTEM', 'short'],
+    ['ADMIN_TOKENS', 'short'],
+    ['ADMIN_AUTH', 'maybe'],
+    ['LOG_LEVEL', 'loud'],
+    ['EXPOSE_INTERNAL_ERRORS', 'perhaps'],
+    ['REDIS_URL', 'http://localhost'],
+    ['BODY_LIMIT', '12 parsecs'],
+    ['BODY_LIMIT', '10'],
+    ['NODE_ENV', 'staging'],
+    ['DATABASE_POOL_SIZE', '0'],
+  ])('refuses %s=%s, naming the key', (key, value) => {
+    expect(keyOfError({ [key]: value })).toBe(key);
+  });
+
+  it('reads a YAML config file, with the environment taking precedence', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'latchkey-config-'));
+    const file = join(dir, 'latchkey.yaml');
+    writeFileSync(file, 'PUBLIC_PORT: 9000\nADMIN_PORT: 9001\nSECRETS_SYSTEM:\n  - yaml-secret-0123456789\n  - older-secret-0123456789\n');
+    const config = loadConfig({ CONFIG_FILE: file, ADMIN_PORT: '9101' }, '1.0.0');
+    expect(config.http.publicPort).toBe(9000);
+    expect(config.http.adminPort).toBe(9101);
+    expect(config.secrets.system).toEqual(['yaml-secret-0123456789', 'older-secret-0123456789']);
+  });
+
+  it('reads a JSON config file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'latchkey-config-'));
+    const file = join(dir, 'latchkey.json');
+    writeFileSync(file, JSON.stringify({ LOG_LEVEL: 'warn', EXPOSE_INTERNAL_ERRORS: true }));
+    const config = loadConfig({ CONFIG_FILE: file }, '1.0.0');
+    expect(config.log.level).toBe('warn');
+    expect(config.errors.exposeInternal).toBe(true);
+  });
+
+  it('refuses an unknown key, a bad value or bad syntax in the config file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'latchkey-config-'));
+    const unknown = join(dir, 'unknown.yaml');
+    writeFileSync(unknown, 'PUBLC_PORT: 9000\n');
+    expect(keyOfError({ CONFIG_FILE: unknown })).toBe('PUBLC_PORT');
+    const badValue = join(dir, 'bad.yaml');
+    writeFileSync(badValue, 'ADMIN_PORT: nope\n');
+    expect(keyOfError({ CONFIG_FILE: badValue })).toBe('ADMIN_PORT');
+    const badSyntax = join(dir, 'broken.json');
+    writeFileSync(badSyntax, '{"LOG_LEVEL": ');
+    expect(keyOfError({ CONFIG_FILE: badSyntax })).toBe('CONFIG_FILE');
+    expect(keyOfError({ CONFIG_FILE: join(dir, 'missing.yaml') })).toBe('CONFIG_FILE');
+  });
+});

@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient } from '../support/http.js';
+import { ensureBuilt, freePort, runService, tempDataDir } from '../support/process.js';
+
+/**
+ * The real entry point as a newcomer runs it: no DATABASE_URL (embedded PostgreSQL in DATA_DIR), no
+ * secrets configured, signals for shutdown.
+ */
+describe('the service process with an embedded database', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    dataDir = await tempDataDir();
+    env = {
+      DATA_DIR: dataDir,
+      PUBLIC_PORT: String(await freePort()),
+      ADMIN_PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_DRAIN_DELAY_MS: '1500',
+    };
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts on first run, prints both URLs and a one-time admin token, and serves both listeners', async () => {
+    const service = runService(env);
+    const started = Date.now();
+    const [, token] = await service.waitForOutput(/Admin token[^\n]*\n\s+(lk_admin_[A-Za-z0-9_-]+)/, 60_000);
+    console.log(`first start (initdb + migrations) ready after ${Date.now() - started} ms`);
+    adminToken = token!;
+    expect(service.stdout()).toContain(`public API: http://127.0.0.1:${env['PUBLIC_PORT']}`);
+    expect(service.stdout()).toContain(`admin API:  http://127.0.0.1:${env['ADMIN_PORT']}`);
+
+    const admin = new HttpClient(`http://127.0.0.1:${env['ADMIN_PORT']}`, adminToken);
+    const pub = new HttpClient(`http://127.0.0.1:${env['PUBLIC_PORT']}`);
+    expect((await pub.get('/health/ready')).status).toBe(200);
+    expect((await admin.get('/health/ready')).status).toBe(200);
+    expect((await admin.get('/version')).status).toBe(200);
+    expect((await admin.withToken(undefined).get('/version')).status).toBe(401);
+    expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+
+    // SIGTERM: readiness turns 503 at once while liveness and other routes keep answering (drain delay),
+    // then the process exits 0 with the embedded database stopped.
+    service.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ready = await pub.get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toEqual({ errors: { server: expect.any(String) } });
+    expect((await pub.get('/health/alive')).status).toBe(200);
+    expect(await service.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    expect(service.stderr()).not.toContain(adminToken);
+  }, 120_000);
+
+  it('restarts on the same data folder without a new token, keeping the old one valid', async () => {
+    const service = runService(env);
+    const started = Date.now();
+    await service.waitForOutput(/is ready/, 30_000);
+    console.log(`restart ready after ${Date.now() - started} ms`);
+    expect(service.stdout()).not.toContain('Admin token');
+    const admin = new HttpClient(`http://127.0.0.1:${env['ADMIN_PORT']}`, adminToken);
+    expect((await admin.get('/version')).status).toBe(200);
+    service.child.kill('SIGINT');
+    expect(await service.exited).toBe(0);
+  }, 60_000);
+});
+
+describe('boot failures', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it.each([
+    [{ PUBLIC_PORT: 'abc' }, 'PUBLIC_PORT'],
+    [{ ISSUER_URL: 'nope' }, 'ISSUER_URL'],
+    [{ NODE_ENV: 'production' }, 'SECRETS_SYSTEM'],
+    [{ CONFIG_FILE: '/nonexistent/latchkey.yaml' }, 'CONFIG_FILE'],
+  ])('exits 1 with a message naming the key for %o', async (bad, key) => {
+    const dataDir = await tempDataDir();
+    try {
+      const service = runService({ DATA_DIR: dataDir, ...bad });
+      expect(await service.exited).toBe(1);
+      expect(service.stderr()).toMatch(new RegExp(`^Configuration error: ${key}:`, 'm'));
+      expect(existsSync(join(dataDir, 'postgres'))).toBe(false);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
