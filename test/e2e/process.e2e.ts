@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, queryDatabase } from '../support/database.js';
 import { HttpClient } from '../support/http.js';
 import { ensureBuilt, freePort, runService, tempDataDir } from '../support/process.js';
 
@@ -92,4 +95,59 @@ describe('boot failures', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+});
+
+describe('request logs', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('write one JSON line per request with the request id, and never a token, a cookie or a query string', async () => {
+    const dataDir = await tempDataDir();
+    const adminPort = await freePort();
+    const token = 'lk_admin_log_test_0123456789abcdef';
+    const service = runService({
+      DATA_DIR: dataDir,
+      DATABASE_URL: await freshDatabase(),
+      SECRETS_SYSTEM: 'log-test-secret-0123456789',
+      ADMIN_TOKENS: token,
+      PUBLIC_PORT: String(await freePort()),
+      ADMIN_PORT: String(adminPort),
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await service.waitForOutput(/is ready/, 30_000);
+      const admin = new HttpClient(`http://127.0.0.1:${adminPort}`, token);
+      const response = await admin.get('/version?code=query-secret-value', {
+        headers: { 'x-request-id': 'log-line-check', cookie: 'session=cookie-secret-value' },
+      });
+      expect(response.status).toBe(200);
+      const line = await service.waitForOutput(/^\{.*"reqId":"log-line-check".*\}$/m, 5000);
+      const entry = JSON.parse(line[0]) as Record<string, unknown>;
+      expect(entry).toMatchObject({ msg: 'request', method: 'GET', path: '/version', route: '/version', listener: 'admin', status: 200 });
+      expect(service.stdout().match(/"reqId":"log-line-check"/g)).toHaveLength(1);
+      for (const secret of [token, 'query-secret-value', 'cookie-secret-value']) {
+        expect(service.stdout()).not.toContain(secret);
+        expect(service.stderr()).not.toContain(secret);
+      }
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('npm run migrate', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('applies every pending migration to DATABASE_URL, then finds nothing to do', async () => {
+    const url = await freshDatabase();
+    const run = () =>
+      promisify(execFile)(process.execPath, ['dist/src/cli/migrate.js'], { env: { PATH: process.env['PATH'], DATABASE_URL: url } });
+    const first = await run();
+    expect(first.stdout).toMatch(/^Applied: /);
+    const rows = await queryDatabase(url, 'SELECT name FROM latchkey_migrations');
+    expect(rows.length).toBeGreaterThan(0);
+    const second = await run();
+    expect(second.stdout).toBe('No pending migrations.\n');
+  }, 60_000);
 });
