@@ -7,6 +7,7 @@ import { LogController, type FastifyServerOptions } from 'fastify';
 import { AppModule } from './app.module.js';
 import { HttpListeners } from './common/http/http-listeners.js';
 import { listenerConstraint, listenerOf, type Listener } from './common/http/listener.js';
+import { sendError } from './common/errors/error-response.js';
 import { installRequestHooks, restrictBodyParsers } from './common/http/request-hooks.js';
 import { requestIdOf } from './common/http/request-id.js';
 import type { AppConfig, LogLevel } from './config/app-config.js';
@@ -45,7 +46,7 @@ export async function startLatchkey(
   const config = provisioned.config;
   const logger = new ConsoleLogger('Latchkey', {
     json: true,
-    logLevels: nestLogLevels(options.quiet === true ? 'error' : config.log.level),
+    logLevels: nestLogLevels(options.quiet === true ? 'silent' : config.log.level),
   });
   for (const warning of provisioned.warnings) logger.warn(warning);
 
@@ -97,7 +98,8 @@ function fastifyOptions(config: AppConfig, listeners: HttpListeners, options: St
   return {
     serverFactory: listeners.serverFactory,
     // find-my-way's typings describe an older storage contract; the runtime one is used (see listener.ts).
-    routerOptions: { constraints: { listener: listenerConstraint as never } },
+    // Path parameters hold ids of up to 255 characters (client_id), percent-encoded up to three times longer.
+    routerOptions: { constraints: { listener: listenerConstraint as never }, maxParamLength: 1024 },
     bodyLimit: config.http.bodyLimitBytes,
     trustProxy: config.http.trustProxy,
     requestIdHeader: false,
@@ -111,6 +113,8 @@ function fastifyOptions(config: AppConfig, listeners: HttpListeners, options: St
       },
     },
     rewriteUrl: adminPrefixRewrite,
+    // Errors Fastify raises while routing (bad URL, over-long path parameter) get our error shapes too.
+    frameworkErrors: (error, request, reply) => void sendError(request, reply, error, config.errors.exposeInternal),
   };
 }
 

@@ -220,6 +220,22 @@ describe.each(FAMILIES)('error shape of the %s family', (shape, base) => {
   });
 });
 
+describe('errors raised while routing', () => {
+  it('answers an over-long path parameter with 414 in the family shape', async () => {
+    const response = await app.admin.get(`/clients/${'a'.repeat(2000)}`);
+    expect(response.status).toBe(414);
+    const error = readError('oauth', response.body);
+    expect(error.code).toBe('uri_too_long');
+    expect(error.request).toBe(response.headers.get('x-request-id'));
+  });
+
+  it('answers a malformed URL with 400 in the family shape', async () => {
+    const response = await app.admin.get('/relation-tuples/%zz');
+    expect(response.status).toBe(400);
+    expect(readError('access', response.body).code).toBe('invalid_request');
+  });
+});
+
 describe('EXPOSE_INTERNAL_ERRORS', () => {
   it('adds debug detail to 5xx bodies only when switched on', async () => {
     const exposing = await bootApp({ EXPOSE_INTERNAL_ERRORS: 'true' }, { extraModules: [ProbeModule] });

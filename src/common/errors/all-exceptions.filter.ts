@@ -1,12 +1,9 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { listenerOf } from '../http/listener.js';
-import { familyOf } from './error-family.js';
-import { renderError } from './error-renderer.js';
-import { toProblem } from './problem.js';
+import { sendError } from './error-response.js';
 
-/** Every error of every route, and of Fastify before routing, leaves through here. */
+/** Every error of every route, and of Fastify's body parsing and 404 handling, leaves through here. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
@@ -16,14 +13,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
-    const problem = toProblem(exception);
+    const problem = sendError(request, http.getResponse<FastifyReply>(), exception, this.config.errors.exposeInternal);
     if (problem.status >= 500) {
       this.logger.error({ msg: 'request failed', reqId: request.id, code: problem.code, error: problem.debug });
     }
-    const path = request.url.split('?', 1)[0] ?? '/';
-    const body = renderError(familyOf(listenerOf(request.raw), path), problem, request.id, this.config.errors.exposeInternal);
-    if (problem.headers !== undefined) void reply.headers(problem.headers);
-    void reply.status(problem.status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
   }
 }

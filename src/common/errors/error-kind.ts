@@ -8,6 +8,7 @@ export enum ErrorKind {
   Conflict = 'conflict',
   Gone = 'gone',
   PayloadTooLarge = 'payload_too_large',
+  UriTooLong = 'uri_too_long',
   UnsupportedMediaType = 'unsupported_media_type',
   TooManyRequests = 'too_many_requests',
   Internal = 'internal',
@@ -32,6 +33,8 @@ export function statusOf(kind: ErrorKind): number {
       return 410;
     case ErrorKind.PayloadTooLarge:
       return 413;
+    case ErrorKind.UriTooLong:
+      return 414;
     case ErrorKind.UnsupportedMediaType:
       return 415;
     case ErrorKind.TooManyRequests:

@@ -34,6 +34,7 @@ const FASTIFY_ERRORS: Readonly<Record<string, () => AppError>> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: () => CommonErrors.invalidRequest('The request body is empty but was declared as JSON.'),
   FST_ERR_CTP_INVALID_JSON_BODY: () => CommonErrors.invalidRequest('The request body is not valid JSON.'),
   FST_ERR_BAD_URL: () => CommonErrors.invalidRequest('The request URL is malformed.'),
+  FST_ERR_MAX_PARAM_LENGTH: () => new AppError(ErrorKind.UriTooLong, 'uri_too_long', 'A path parameter is longer than the server accepts.'),
 };
 
 /** Turns anything thrown into a Problem. Unknown errors become an opaque 500. */
@@ -96,6 +97,8 @@ function kindForStatus(status: number): ErrorKind {
       return ErrorKind.Gone;
     case 413:
       return ErrorKind.PayloadTooLarge;
+    case 414:
+      return ErrorKind.UriTooLong;
     case 415:
       return ErrorKind.UnsupportedMediaType;
     case 429:

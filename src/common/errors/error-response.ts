@@ -1,0 +1,23 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { listenerOf } from '../http/listener.js';
+import { familyOf } from './error-family.js';
+import { renderError } from './error-renderer.js';
+import { toProblem, type Problem } from './problem.js';
+
+/**
+ * Sends any error in the shape of the family that owns the request's path. Used by the Nest exception
+ * filter and by Fastify's `frameworkErrors` hook (errors raised while routing, before Nest runs).
+ */
+export function sendError(request: FastifyRequest, reply: FastifyReply, exception: unknown, exposeInternal: boolean): Problem {
+  const problem = toProblem(exception);
+  const path = request.url.split('?', 1)[0] ?? '/';
+  const body = renderError(familyOf(listenerOf(request.raw), path), problem, request.id, exposeInternal);
+  if (problem.headers !== undefined) void reply.headers(problem.headers);
+  void reply
+    .status(problem.status)
+    .header('x-request-id', request.id)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send(body);
+  return problem;
+}
