@@ -8,6 +8,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.spec.ts'],
           environment: 'node',
+          // Projects with different worker limits must run in separate groups; unit specs go first.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -20,6 +22,7 @@ export default defineConfig({
           hookTimeout: 90_000,
           // Each file boots its own app on its own database; two at a time suits 2-core machines.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { AdminTokenVerifiers } from './common/auth/admin-token-verifiers.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { RouteAuditService } from './common/auth/route-audit.service.js';
+import { ClientsModule } from './clients/clients.module.js';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { validationError } from './common/errors/validation-error.js';
 import { ConfigModule } from './config/config.module.js';
@@ -22,6 +23,7 @@ export class AppModule {
         DiscoveryModule,
         HealthModule,
         MetricsModule,
+        ClientsModule,
         ...extraModules,
       ],
       providers: [

@@ -15,6 +15,7 @@ export interface AppConfig {
   readonly redis: RedisConfig;
   readonly shutdown: ShutdownConfig;
   readonly outbound: OutboundConfig;
+  readonly tuples: TuplesConfig;
 }
 
 export interface HttpConfig {
@@ -77,6 +78,22 @@ export interface OutboundConfig {
   readonly allowPrivateNetworks: boolean;
   readonly timeoutMs: number;
   readonly maxBytes: number;
+  /** A PEM file of CA certificates trusted for outbound HTTPS in addition to the system CAs. */
+  readonly caFile: string | undefined;
+}
+
+/** A relation-tuple namespace: tuples are stored under `id`, so a namespace may be renamed but never renumbered. */
+export interface NamespaceConfig {
+  readonly name: string;
+  readonly id: number;
+}
+
+export interface TuplesConfig {
+  readonly namespaces: readonly NamespaceConfig[];
+  /** Depth of check and expand when a request names none, and the most a request may ask for. */
+  readonly maxDepth: number;
+  /** Entries of the in-process check cache; 0 turns it off. */
+  readonly cacheSize: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -131,3 +131,63 @@ describe('loadConfig', () => {
     expect(keyOfError({ CONFIG_FILE: join(dir, 'missing.yaml') })).toBe('CONFIG_FILE');
   });
 });
+
+describe('loadConfig: relation tuples', () => {
+  it('has no namespaces, depth 5 and a bounded cache by default', () => {
+    expect(loadConfig({}, '1.0.0').tuples).toEqual({ namespaces: [], maxDepth: 5, cacheSize: 100_000 });
+  });
+
+  it('reads NAMESPACES as a JSON list, TUPLES_MAX_DEPTH and TUPLES_CACHE_SIZE', () => {
+    const config = loadConfig(
+      {
+        NAMESPACES: '[{"name":"files","id":1},{"name":"directories","id":2,"config":{}}]',
+        TUPLES_MAX_DEPTH: '8',
+        TUPLES_CACHE_SIZE: '0',
+      },
+      '1.0.0',
+    );
+    expect(config.tuples).toEqual({
+      namespaces: [
+        { name: 'files', id: 1 },
+        { name: 'directories', id: 2 },
+      ],
+      maxDepth: 8,
+      cacheSize: 0,
+    });
+  });
+
+  it('reads NAMESPACES as a list of mappings from a YAML config file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'latchkey-config-'));
+    const file = join(dir, 'latchkey.yaml');
+    writeFileSync(file, 'NAMESPACES:\n  - name: files\n    id: 1\n  - name: groups\n    id: 7\n');
+    expect(loadConfig({ CONFIG_FILE: file }, '1.0.0').tuples.namespaces).toEqual([
+      { name: 'files', id: 1 },
+      { name: 'groups', id: 7 },
+    ]);
+  });
+
+  it.each([
+    ['NAMESPACES', 'files'],
+    ['NAMESPACES', '{"name":"files","id":1}'],
+    ['NAMESPACES', '["files"]'],
+    ['NAMESPACES', '[{"name":"files"}]'],
+    ['NAMESPACES', '[{"name":"files","id":-1}]'],
+    ['NAMESPACES', '[{"name":"files","id":1.5}]'],
+    ['NAMESPACES', '[{"name":"files","id":"1"}]'],
+    ['NAMESPACES', '[{"name":"a:b","id":1}]'],
+    ['NAMESPACES', '[{"name":"a#b","id":1}]'],
+    ['NAMESPACES', '[{"name":"","id":1}]'],
+    ['NAMESPACES', '[{"name":"has space","id":1}]'],
+    ['NAMESPACES', `[{"name":"${'n'.repeat(65)}","id":1}]`],
+    ['NAMESPACES', '[{"name":"files","id":1,"colour":"red"}]'],
+    ['NAMESPACES', '[{"name":"files","id":1},{"name":"files","id":2}]'],
+    ['NAMESPACES', '[{"name":"files","id":1},{"name":"dirs","id":1}]'],
+    ['TUPLES_MAX_DEPTH', '0'],
+    ['TUPLES_MAX_DEPTH', '101'],
+    ['TUPLES_MAX_DEPTH', 'deep'],
+    ['TUPLES_CACHE_SIZE', '-1'],
+    ['TUPLES_CACHE_SIZE', 'lots'],
+  ])('refuses %s=%s, naming the key', (key, value) => {
+    expect(keyOfError({ [key]: value })).toBe(key);
+  });
+});

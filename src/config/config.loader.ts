@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { sha256Hex } from '../common/crypto/digest.js';
-import type { AppConfig, LogLevel, NodeEnv } from './app-config.js';
+import type { AppConfig, LogLevel, NamespaceConfig, NodeEnv } from './app-config.js';
 import { ConfigError } from './config.error.js';
 
 type Source = Readonly<Record<string, string | undefined>>;
@@ -37,6 +37,10 @@ const KNOWN_KEYS = [
   'OUTBOUND_ALLOW_PRIVATE_NETWORKS',
   'OUTBOUND_TIMEOUT_MS',
   'OUTBOUND_MAX_BYTES',
+  'OUTBOUND_CA_FILE',
+  'NAMESPACES',
+  'TUPLES_MAX_DEPTH',
+  'TUPLES_CACHE_SIZE',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -102,6 +106,12 @@ export function loadConfig(env: Source, version: string): AppConfig {
       allowPrivateNetworks: bool(read, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false),
       timeoutMs: int(read, 'OUTBOUND_TIMEOUT_MS', 5000, 100, 120_000),
       maxBytes: byteSize(read, 'OUTBOUND_MAX_BYTES', 5 * 1024 * 1024),
+      caFile: read('OUTBOUND_CA_FILE'),
+    },
+    tuples: {
+      namespaces: namespaces(read, 'NAMESPACES'),
+      maxDepth: int(read, 'TUPLES_MAX_DEPTH', 5, 1, 100),
+      cacheSize: int(read, 'TUPLES_CACHE_SIZE', 100_000, 0, 10_000_000),
     },
   };
 }
@@ -136,7 +146,9 @@ function readConfigFile(path: string | undefined): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [key, value] of Object.entries(parsed)) {
     if (!(KNOWN_KEYS as readonly string[]).includes(key)) throw new ConfigError(key, `unknown setting in ${path}`);
-    if (Array.isArray(value)) values[key] = value.map(String).join(',');
+    // A list of mappings (NAMESPACES) is kept as the JSON its parser reads; a list of scalars joins with commas.
+    if (Array.isArray(value) && value.some((item) => item !== null && typeof item === 'object')) values[key] = JSON.stringify(value);
+    else if (Array.isArray(value)) values[key] = value.map(String).join(',');
     else if (value !== null && typeof value === 'object') throw new ConfigError(key, 'must be a scalar or a list');
     else if (value !== null && value !== undefined) values[key] = String(value);
   }
@@ -227,4 +239,42 @@ function redisUrl(read: Reader, key: Key): string | undefined {
   const url = parseUrl(key, raw);
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(key, 'must be a redis:// or rediss:// URL');
   return raw;
+}
+
+/** A namespace name can be written in a subject set (`namespace:object#relation`), so it holds none of `:#@`. */
+const NAMESPACE_NAME = /^[^\s:#@\p{Cc}]{1,64}$/u;
+const MAX_NAMESPACE_ID = 2_147_483_647;
+
+/** `NAMESPACES`: a JSON list of `{"name": "files", "id": 1}` (Keto's format; a `config` member is ignored). */
+function namespaces(read: Reader, key: Key): NamespaceConfig[] {
+  const raw = read(key);
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(key, 'must be a JSON list such as [{"name": "files", "id": 1}]');
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError(key, 'must be a JSON list such as [{"name": "files", "id": 1}]');
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  return parsed.map((entry: unknown, index) => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      throw new ConfigError(key, `entry ${index} must be an object with a name and an id`);
+    }
+    const { name, id, config: _config, ...rest } = entry as Record<string, unknown>;
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) throw new ConfigError(key, `entry ${index} has an unknown member "${unknown[0]}"`);
+    if (typeof name !== 'string' || !NAMESPACE_NAME.test(name)) {
+      throw new ConfigError(key, `entry ${index}: name must be 1 to 64 characters without spaces, control characters or any of :#@`);
+    }
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > MAX_NAMESPACE_ID) {
+      throw new ConfigError(key, `entry ${index} (${name}): id must be a whole number between 0 and ${MAX_NAMESPACE_ID}`);
+    }
+    if (names.has(name)) throw new ConfigError(key, `the name "${name}" is used twice`);
+    if (ids.has(id)) throw new ConfigError(key, `the id ${id} is used twice`);
+    names.add(name);
+    ids.add(id);
+    return { name, id };
+  });
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATABASE_URL } from './database.tokens.js';
 
@@ -17,6 +18,8 @@ type Listener = (key: string) => void;
 export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ChangeNotifier');
   private readonly listeners = new Map<string, Set<Listener>>();
+  /** Tells this instance's own notifications apart; several instances may share one process (tests). */
+  private readonly instanceId = randomUUID();
   private client: pg.Client | undefined;
   private closed = false;
 
@@ -42,7 +45,7 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
     this.deliver(topic, key);
     const client = this.client;
     if (client === undefined) return;
-    await client.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, key, from: process.pid })]).catch((error: Error) => {
+    await client.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, key, from: this.instanceId })]).catch((error: Error) => {
       this.logger.warn(`could not announce a change of ${topic}: ${error.message}`);
     });
   }
@@ -57,8 +60,8 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
     client.on('end', () => this.reconnect(client));
     client.on('notification', (message) => {
       if (message.payload === undefined) return;
-      const { topic, key, from } = JSON.parse(message.payload) as { topic: string; key: string; from: number };
-      if (from !== process.pid) this.deliver(topic, key);
+      const { topic, key, from } = JSON.parse(message.payload) as { topic: string; key: string; from: string };
+      if (from !== this.instanceId) this.deliver(topic, key);
     });
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { QueryFailedError, type Repository } from 'typeorm';
+import type { Page } from '../common/pagination/page.js';
+import { ClientsError } from './clients.errors.js';
+import { ClientEntity } from './entities/client.entity.js';
+
+const UNIQUE_VIOLATION = '23505';
+const MAX_ID_LENGTH = 255;
+
+/**
+ * The clients table. Translates database outcomes into ClientsError (unique violation → conflict,
+ * no row → not found). Writes use insert()/update()/delete(): one statement each, no save().
+ */
+@Injectable()
+export class ClientsRepository {
+  constructor(@InjectRepository(ClientEntity) private readonly rows: Repository<ClientEntity>) {}
+
+  async insert(entity: ClientEntity): Promise<void> {
+    try {
+      await this.rows.insert(entity);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw ClientsError.conflict(error);
+      throw error;
+    }
+  }
+
+  /** One primary-key lookup, without the secret hash. */
+  async getById(id: string): Promise<ClientEntity> {
+    const entity = storableId(id) ? await this.rows.createQueryBuilder('client').where('client.id = :id', { id }).getOne() : null;
+    if (entity === null) throw ClientsError.notFound();
+    return entity;
+  }
+
+  /** The row with its secret hash, or null: authentication must not tell a missing client apart early. */
+  async findWithSecretHash(id: string): Promise<ClientEntity | null> {
+    if (!storableId(id)) return null;
+    return this.rows.createQueryBuilder('client').addSelect('client.secretHash').where('client.id = :id', { id }).getOne();
+  }
+
+  /** The page in client_id order (Hydra's order) and the total count. */
+  async findPage(page: Page): Promise<{ rows: ClientEntity[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      this.rows.createQueryBuilder('client').orderBy('client.id', 'ASC').limit(page.limit).offset(page.offset).getMany(),
+      this.rows.count(),
+    ]);
+    return { rows, total };
+  }
+
+  /** Overwrites the row's columns (a `secretHash` of undefined leaves the stored hash alone). */
+  async update(id: string, columns: Partial<Omit<ClientEntity, 'id' | 'createdAt'>>): Promise<void> {
+    const result = storableId(id) ? await this.rows.update({ id }, columns) : { affected: 0 };
+    if (result.affected === 0) throw ClientsError.notFound();
+  }
+
+  async delete(id: string): Promise<void> {
+    const result = storableId(id) ? await this.rows.delete({ id }) : { affected: 0 };
+    if (result.affected === 0) throw ClientsError.notFound();
+  }
+}
+
+/** PostgreSQL text cannot hold NUL, and no stored id is longer than the column: such ids exist nowhere. */
+function storableId(id: string): boolean {
+  return id.length > 0 && id.length <= MAX_ID_LENGTH && !id.includes('\0');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: unknown } | undefined)?.code === UNIQUE_VIOLATION;
+}
