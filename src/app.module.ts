@@ -10,6 +10,7 @@ import { ConfigModule } from './config/config.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { KeysModule } from './keys/keys.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 
 @Module({})
@@ -24,6 +25,7 @@ export class AppModule {
         HealthModule,
         MetricsModule,
         ClientsModule,
+        KeysModule,
         ...extraModules,
       ],
       providers: [

@@ -75,12 +75,13 @@ describe('request ids', () => {
 
 describe('admin guard', () => {
   it('refuses admin routes without a token, with a wrong token, or with a malformed header', async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       {},
       { authorization: 'Bearer wrong-token-0123456789' },
       { authorization: `Basic ${TEST_ADMIN_TOKEN}` },
       { authorization: `Bearer` },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const response = await app.anonymousAdmin.get('/version', { headers });
       expect(response.status).toBe(401);
       expect((response.body as { error: string }).error).toBe('unauthorized');
