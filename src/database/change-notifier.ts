@@ -45,9 +45,11 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
     this.deliver(topic, key);
     const client = this.client;
     if (client === undefined) return;
-    await client.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, key, from: this.instanceId })]).catch((error: Error) => {
-      this.logger.warn(`could not announce a change of ${topic}: ${error.message}`);
-    });
+    await client
+      .query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, key, from: this.instanceId })])
+      .catch((error: Error) => {
+        this.logger.warn(`could not announce a change of ${topic}: ${error.message}`);
+      });
   }
 
   private deliver(topic: string, key: string): void {

@@ -9,7 +9,4 @@ import { JsonWebKeyEntity } from '../keys/entities/json-web-key.entity.js';
  */
 export const ENTITIES: Function[] = [ClientEntity, JsonWebKeyEntity];
 
-export const MIGRATIONS: Function[] = [
-  CreateClients1763800000000,
-  CreateKeys1763800001000,
-];
+export const MIGRATIONS: Function[] = [CreateClients1763800000000, CreateKeys1763800001000];
