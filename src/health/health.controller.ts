@@ -7,17 +7,13 @@ import { ReadinessService } from './readiness.service.js';
 
 const OK = { status: 'ok' } as const;
 
+/** Readiness; liveness is a plain Fastify route (liveness.route.ts). */
+
 @OnListener('public', 'admin')
 @PublicAccess()
 @Controller('health')
 export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
-
-  /** Liveness touches nothing outside the process. */
-  @Get('alive')
-  alive(): typeof OK {
-    return OK;
-  }
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {

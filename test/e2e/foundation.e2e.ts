@@ -101,7 +101,7 @@ describe('admin guard', () => {
       expect(route.listeners?.length, `${route.method} ${route.path}`).toBeGreaterThan(0);
     }
     const publicOnAdmin = routes.filter((route) => route.auth === 'public' && route.listeners?.includes('admin'));
-    expect(publicOnAdmin.map((route) => route.path).sort()).toEqual(['/health/alive', '/health/ready', '/metrics/prometheus']);
+    expect(publicOnAdmin.map((route) => route.path).sort()).toEqual(['/health/ready', '/metrics/prometheus']);
   });
 });
 
