@@ -12,6 +12,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KeysModule } from './keys/keys.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { TuplesModule } from './tuples/tuples.module.js';
 
 @Module({})
 export class AppModule {
@@ -24,6 +25,7 @@ export class AppModule {
         DiscoveryModule,
         HealthModule,
         MetricsModule,
+        TuplesModule,
         ClientsModule,
         KeysModule,
         ...extraModules,

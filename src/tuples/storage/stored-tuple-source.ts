@@ -1,0 +1,44 @@
+import type { RelationTuple, Subject, SubjectSet } from '../domain/relation-tuple.js';
+import type { TupleSource } from '../engine/tuple-source.js';
+import type { NamespaceRegistry } from '../namespace-registry.js';
+import type { TuplesRepository } from '../tuples.repository.js';
+import { decodeSubject, encodeSubject } from './subject-key.js';
+import type { StoredSet } from './stored-tuple.js';
+
+/** The engines' view of the database: names in, names out; ids and subject keys stay below. */
+export class StoredTupleSource implements TupleSource {
+  constructor(
+    private readonly repository: TuplesRepository,
+    private readonly namespaces: NamespaceRegistry,
+  ) {}
+
+  async subjectsForCheck(sets: readonly SubjectSet[], target: Subject, withSets: boolean): Promise<readonly Subject[]> {
+    const stored = this.storedSets(sets);
+    // A target in an unknown namespace matches no row; '' is never a stored key.
+    const targetKey = encodeSubject(target, this.namespaces) ?? '';
+    if (stored.length === 0 || (targetKey === '' && !withSets)) return [];
+    const keys = await this.repository.subjectKeysForCheck(stored, targetKey, withSets);
+    return keys.map((key) => decodeSubject(key, this.namespaces));
+  }
+
+  async tuplesOf(sets: readonly SubjectSet[]): Promise<readonly RelationTuple[]> {
+    const stored = this.storedSets(sets);
+    if (stored.length === 0) return [];
+    const rows = await this.repository.tuplesOf(stored);
+    return rows.map((row) => ({
+      namespace: this.namespaces.nameOf(row.namespaceId) ?? String(row.namespaceId),
+      object: row.object,
+      relation: row.relation,
+      subject: decodeSubject(row.subjectKey, this.namespaces),
+    }));
+  }
+
+  private storedSets(sets: readonly SubjectSet[]): StoredSet[] {
+    const stored: StoredSet[] = [];
+    for (const set of sets) {
+      const namespaceId = this.namespaces.idOf(set.namespace);
+      if (namespaceId !== undefined) stored.push({ namespaceId, object: set.object, relation: set.relation });
+    }
+    return stored;
+  }
+}

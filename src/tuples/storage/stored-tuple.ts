@@ -1,0 +1,27 @@
+/** A subject set as stored: namespace by id. */
+export interface StoredSet {
+  readonly namespaceId: number;
+  readonly object: string;
+  /** Empty: every relation of the object. */
+  readonly relation: string;
+}
+
+/** A row of `relation_tuples`. */
+export interface StoredTuple extends StoredSet {
+  readonly subjectKey: string;
+}
+
+/** Equality filters of a list; absent members do not filter. */
+export interface StoredFilter {
+  readonly namespaceId: number;
+  readonly object?: string;
+  readonly relation?: string;
+  readonly subjectKey?: string;
+}
+
+/** Where a page ends, in the list's order (object, relation, subject_key). */
+export interface PageCursor {
+  readonly object: string;
+  readonly relation: string;
+  readonly subjectKey: string;
+}

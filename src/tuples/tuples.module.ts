@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { CheckCache } from './cache/check-cache.js';
+import { CheckController } from './check.controller.js';
+import { ExpandController } from './expand.controller.js';
+import { NamespaceRegistry } from './namespace-registry.js';
+import { PageTokenCodec } from './page-token.codec.js';
+import { RelationTuplesController } from './relation-tuples.controller.js';
+import { TuplesRepository } from './tuples.repository.js';
+import { TuplesService } from './tuples.service.js';
+
+/** Namespaces, relation tuples, check and expand (Keto v0.6). Other contexts use TuplesService. */
+@Module({
+  controllers: [RelationTuplesController, CheckController, ExpandController],
+  providers: [TuplesService, TuplesRepository, NamespaceRegistry, CheckCache, PageTokenCodec],
+  exports: [TuplesService],
+})
+export class TuplesModule {}

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootApp, type TestApp } from '../support/app.js';
+import { queryDatabase } from '../support/database.js';
+import type { HttpClient } from '../support/http.js';
+
+/**
+ * The check cache and its invalidation (same instance, and two instances on one database through
+ * LISTEN/NOTIFY), and durability across a restart. Rows are sometimes written straight into the
+ * table, bypassing the service, to tell a cached answer from a fresh one.
+ */
+
+const NAMESPACES = JSON.stringify([
+  { name: 'files', id: 1 },
+  { name: 'groups', id: 2 },
+]);
+
+const params = (namespace: string, object: string, relation: string, subject: string): string =>
+  new URLSearchParams({ namespace, object, relation, subject }).toString();
+
+async function allowed(client: HttpClient, object: string, subject: string): Promise<boolean> {
+  const response = await client.get<{ allowed: boolean }>(`/check?${params('files', object, 'viewer', subject)}`);
+  expect([200, 403]).toContain(response.status);
+  return response.body.allowed;
+}
+
+async function write(client: HttpClient, namespace: string, object: string, relation: string, subject: string): Promise<void> {
+  const response = await client.put('/relation-tuples', { json: { namespace, object, relation, subject } });
+  expect(response.status, response.text).toBe(201);
+}
+
+/** Inserts a row behind the service's back: no invalidation is announced. */
+async function insertDirectly(url: string, object: string, subject: string): Promise<void> {
+  await queryDatabase(url, `INSERT INTO relation_tuples (namespace_id, object, relation, subject_key) VALUES (1, $1, 'viewer', $2)`, [
+    object,
+    `i:${subject}`,
+  ]);
+}
+
+async function eventually(probe: () => Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('one instance', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await bootApp({ NAMESPACES });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers repeated checks from its cache', async () => {
+    expect(await allowed(app.admin, 'cached', 'ann')).toBe(false);
+    await insertDirectly(app.databaseUrl, 'cached', 'ann');
+    expect(await allowed(app.admin, 'cached', 'ann')).toBe(false);
+  });
+
+  it('drops the cache on every write before acknowledging it: PUT, DELETE, PATCH', async () => {
+    expect(await allowed(app.admin, 'doc', 'ben')).toBe(false);
+    await write(app.admin, 'files', 'doc', 'viewer', 'ben');
+    expect(await allowed(app.admin, 'doc', 'ben')).toBe(true);
+
+    expect((await app.admin.delete(`/relation-tuples?${params('files', 'doc', 'viewer', 'ben')}`)).status).toBe(204);
+    expect(await allowed(app.admin, 'doc', 'ben')).toBe(false);
+
+    const patch = await app.admin.patch('/relation-tuples', {
+      json: [{ action: 'insert', relation_tuple: { namespace: 'files', object: 'doc', relation: 'viewer', subject: 'ben' } }],
+    });
+    expect(patch.status).toBe(204);
+    expect(await allowed(app.admin, 'doc', 'ben')).toBe(true);
+  });
+
+  it('drops answers that depend on a changed subject set far from the checked tuple', async () => {
+    await write(app.admin, 'files', 'far', 'viewer', 'groups:outer#member');
+    await write(app.admin, 'groups', 'outer', 'member', 'groups:inner#member');
+    expect(await allowed(app.admin, 'far', 'cleo')).toBe(false);
+    await write(app.admin, 'groups', 'inner', 'member', 'cleo');
+    expect(await allowed(app.admin, 'far', 'cleo')).toBe(true);
+    expect((await app.admin.delete(`/relation-tuples?${params('groups', 'inner', 'member', 'cleo')}`)).status).toBe(204);
+    expect(await allowed(app.admin, 'far', 'cleo')).toBe(false);
+  });
+
+  it('keeps the cache when a write changes nothing', async () => {
+    await write(app.admin, 'files', 'steady', 'viewer', 'dan');
+    expect(await allowed(app.admin, 'steady', 'eve')).toBe(false);
+    await insertDirectly(app.databaseUrl, 'steady', 'eve');
+    await write(app.admin, 'files', 'steady', 'viewer', 'dan');
+    expect(await allowed(app.admin, 'steady', 'eve')).toBe(false);
+  });
+});
+
+describe('without a cache (TUPLES_CACHE_SIZE=0)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await bootApp({ NAMESPACES, TUPLES_CACHE_SIZE: '0' });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('reads the database on every check', async () => {
+    expect(await allowed(app.admin, 'uncached', 'fay')).toBe(false);
+    await insertDirectly(app.databaseUrl, 'uncached', 'fay');
+    expect(await allowed(app.admin, 'uncached', 'fay')).toBe(true);
+  });
+});
+
+describe('two instances on one database', () => {
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    first = await bootApp({ NAMESPACES });
+    second = await bootApp({ NAMESPACES }, { databaseUrl: first.databaseUrl });
+  });
+
+  afterAll(async () => {
+    await second.close();
+    await first.close();
+  });
+
+  it('invalidates the other instance after a write', async () => {
+    expect(await allowed(second.admin, 'shared', 'gus')).toBe(false);
+    expect(await allowed(second.admin, 'shared', 'hal')).toBe(false);
+    await insertDirectly(first.databaseUrl, 'shared', 'hal');
+    expect(await allowed(second.admin, 'shared', 'hal')).toBe(false);
+
+    await write(first.admin, 'files', 'shared', 'viewer', 'gus');
+    expect(await allowed(first.admin, 'shared', 'gus')).toBe(true);
+    expect(await eventually(() => allowed(second.admin, 'shared', 'gus'))).toBe(true);
+    // The whole cache went, also the answer cached before the row written behind its back.
+    expect(await allowed(second.admin, 'shared', 'hal')).toBe(true);
+  });
+
+  it('invalidates both ways, for deletes and patches too', async () => {
+    expect(await allowed(first.admin, 'shared', 'gus')).toBe(true);
+    expect(await allowed(second.admin, 'shared', 'ida')).toBe(false);
+    expect((await second.admin.delete(`/relation-tuples?${params('files', 'shared', 'viewer', 'gus')}`)).status).toBe(204);
+    expect(await eventually(async () => !(await allowed(first.admin, 'shared', 'gus')))).toBe(true);
+
+    const patch = await first.admin.patch('/relation-tuples', {
+      json: [{ action: 'insert', relation_tuple: { namespace: 'files', object: 'shared', relation: 'viewer', subject: 'ida' } }],
+    });
+    expect(patch.status).toBe(204);
+    expect(await eventually(() => allowed(second.admin, 'shared', 'ida'))).toBe(true);
+  });
+});
+
+describe('durability', () => {
+  it('keeps acknowledged writes across a restart', async () => {
+    const before = await bootApp({ NAMESPACES });
+    const url = before.databaseUrl;
+    try {
+      await write(before.admin, 'files', 'kept', 'viewer', 'groups:keepers#member');
+      await write(before.admin, 'groups', 'keepers', 'member', 'jon');
+      const patch = await before.admin.patch('/relation-tuples', {
+        json: [
+          { action: 'insert', relation_tuple: { namespace: 'files', object: 'kept', relation: 'viewer', subject: 'kim' } },
+          { action: 'insert', relation_tuple: { namespace: 'files', object: 'gone', relation: 'viewer', subject: 'kim' } },
+        ],
+      });
+      expect(patch.status).toBe(204);
+      expect((await before.admin.delete(`/relation-tuples?${params('files', 'gone', 'viewer', 'kim')}`)).status).toBe(204);
+    } finally {
+      await before.close();
+    }
+
+    // Renamed namespaces keep their tuples: they are stored by id.
+    const renamed = JSON.stringify([
+      { name: 'documents', id: 1 },
+      { name: 'teams', id: 2 },
+    ]);
+    const after = await bootApp({ NAMESPACES: renamed }, { databaseUrl: url });
+    try {
+      const check = (object: string, subject: string): Promise<{ status: number }> =>
+        after.admin.get(`/check?${new URLSearchParams({ namespace: 'documents', object, relation: 'viewer', subject }).toString()}`);
+      expect((await check('kept', 'jon')).status).toBe(200);
+      expect((await check('kept', 'kim')).status).toBe(200);
+      expect((await check('gone', 'kim')).status).toBe(403);
+      const listed = await after.admin.get<{ relation_tuples: unknown[] }>('/relation-tuples?namespace=documents&object=kept');
+      expect(listed.body.relation_tuples).toEqual([
+        { namespace: 'documents', object: 'kept', relation: 'viewer', subject: 'kim' },
+        { namespace: 'documents', object: 'kept', relation: 'viewer', subject: 'teams:keepers#member' },
+      ]);
+    } finally {
+      await after.close();
+    }
+  });
+});
