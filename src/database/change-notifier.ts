@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { DataSource } from 'typeorm';
 import { DATABASE_URL } from './database.tokens.js';
 
 const CHANNEL = 'latchkey_changes';
@@ -23,7 +24,10 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
   private client: pg.Client | undefined;
   private closed = false;
 
-  constructor(@Inject(DATABASE_URL) private readonly url: string) {}
+  constructor(
+    @Inject(DATABASE_URL) private readonly url: string,
+    private readonly dataSource: DataSource,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     await this.connect();
@@ -40,16 +44,16 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
     this.listeners.set(topic, set);
   }
 
-  /** Announces a change; call after the change is committed. */
+  /**
+   * Announces a change; call after the change is committed. The announcement goes through the
+   * connection pool, not the listening connection, so it reaches the other instances even while this
+   * instance's listener is reconnecting.
+   */
   async publish(topic: string, key: string): Promise<void> {
     this.deliver(topic, key);
-    const client = this.client;
-    if (client === undefined) return;
-    await client
+    await this.dataSource
       .query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, key, from: this.instanceId })])
-      .catch((error: Error) => {
-        this.logger.warn(`could not announce a change of ${topic}: ${error.message}`);
-      });
+      .catch((error: Error) => this.logger.warn(`could not announce a change of ${topic}: ${error.message}`));
   }
 
   private deliver(topic: string, key: string): void {
