@@ -12,6 +12,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KeysModule } from './keys/keys.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { PoliciesModule } from './policies/policies.module.js';
 import { TuplesModule } from './tuples/tuples.module.js';
 
 @Module({})
@@ -28,6 +29,7 @@ export class AppModule {
         TuplesModule,
         ClientsModule,
         KeysModule,
+        PoliciesModule,
         ...extraModules,
       ],
       providers: [

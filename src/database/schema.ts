@@ -1,14 +1,22 @@
 import { CreateClients1763800000000 } from '../../migrations/1763800000000-create-clients.js';
 import { CreateKeys1763800001000 } from '../../migrations/1763800001000-create-keys.js';
 import { CreateRelationTuples1763800002000 } from '../../migrations/1763800002000-create-relation-tuples.js';
+import { CreateAcpPolicies1763800003000 } from '../../migrations/1763800003000-create-acp-policies.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
 import { JsonWebKeyEntity } from '../keys/entities/json-web-key.entity.js';
+import { AcpPolicyEntity } from '../policies/entities/acp-policy.entity.js';
+import { AcpRoleEntity } from '../policies/entities/acp-role.entity.js';
 import { RelationTupleEntity } from '../tuples/entities/relation-tuple.entity.js';
 
 /**
  * Every entity and every migration, listed by class: TypeORM globs do not work well under ESM, and a
  * list makes a forgotten registration a compile-time matter. Contexts append theirs here.
  */
-export const ENTITIES: Function[] = [ClientEntity, JsonWebKeyEntity, RelationTupleEntity];
+export const ENTITIES: Function[] = [ClientEntity, JsonWebKeyEntity, RelationTupleEntity, AcpPolicyEntity, AcpRoleEntity];
 
-export const MIGRATIONS: Function[] = [CreateClients1763800000000, CreateKeys1763800001000, CreateRelationTuples1763800002000];
+export const MIGRATIONS: Function[] = [
+  CreateClients1763800000000,
+  CreateKeys1763800001000,
+  CreateRelationTuples1763800002000,
+  CreateAcpPolicies1763800003000,
+];

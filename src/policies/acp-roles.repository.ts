@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
+import type { Page } from '../common/pagination/page.js';
+import { translateDatabaseError } from './acp-database-errors.js';
+import { AcpLimits } from './acp-limits.js';
+import { AcpRoleEntity } from './entities/acp-role.entity.js';
+import type { Flavor, RoleDefinition } from './engine/policy-definition.js';
+import { roleFromEntity } from './roles.mapper.js';
+
+/** `members` with the new ones appended in order, each member once. */
+const APPENDED = `members || ARRAY(
+  SELECT added.member FROM unnest(CAST(:added AS text[])) WITH ORDINALITY AS added(member, position)
+  WHERE NOT (added.member = ANY(members)) ORDER BY added.position)`;
+
+export type AddMembersResult = { readonly role: RoleDefinition } | { readonly problem: 'not_found' | 'too_large' };
+
+/** Storage of roles, per flavor. Membership changes are single statements, safe under concurrency. */
+@Injectable()
+export class AcpRolesRepository {
+  constructor(@InjectRepository(AcpRoleEntity) private readonly roles: Repository<AcpRoleEntity>) {}
+
+  async upsert(flavor: Flavor, role: RoleDefinition): Promise<void> {
+    await this.roles
+      .createQueryBuilder()
+      .insert()
+      .into(AcpRoleEntity)
+      .values({ flavor, id: role.id, description: role.description, members: [...role.members] })
+      .orUpdate(['description', 'members', 'updated_at'], ['flavor', 'id'])
+      .updateEntity(false)
+      .execute()
+      .catch((error: unknown) => Promise.reject(translateDatabaseError(error)));
+  }
+
+  async find(flavor: Flavor, id: string): Promise<RoleDefinition | undefined> {
+    const entity = await this.roles.findOneBy({ flavor, id });
+    return entity === null ? undefined : roleFromEntity(entity);
+  }
+
+  async list(flavor: Flavor, page: Page, member: string | undefined): Promise<RoleDefinition[]> {
+    const query = this.roles.createQueryBuilder('role').where('role.flavor = :flavor', { flavor });
+    if (member !== undefined) query.andWhere('role.members @> ARRAY[:member]::text[]', { member });
+    const entities = await query.orderBy('role.id', 'ASC').limit(page.limit).offset(page.offset).getMany();
+    return entities.map(roleFromEntity);
+  }
+
+  async delete(flavor: Flavor, id: string): Promise<boolean> {
+    const result = await this.roles.delete({ flavor, id });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Appends the members that are not there yet, unless the role would grow past its limit. */
+  async addMembers(flavor: Flavor, id: string, added: readonly string[]): Promise<AddMembersResult> {
+    const result = await this.roles
+      .createQueryBuilder()
+      .update(AcpRoleEntity)
+      .set({ members: () => APPENDED, updatedAt: () => 'now()' })
+      .where('flavor = :flavor AND id = :id', { flavor, id })
+      .andWhere(`cardinality(${APPENDED}) <= :max`, { max: AcpLimits.membersPerRole })
+      .setParameter('added', [...added])
+      .returning(['id', 'description', 'members'])
+      .updateEntity(false)
+      .execute()
+      .catch((error: unknown) => Promise.reject(translateDatabaseError(error)));
+    const [row] = result.raw as RoleDefinition[];
+    if (row !== undefined) return { role: roleFromEntity(row) };
+    return { problem: (await this.roles.existsBy({ flavor, id })) ? 'too_large' : 'not_found' };
+  }
+
+  /** undefined when the role does not exist. */
+  async removeMember(flavor: Flavor, id: string, member: string): Promise<RoleDefinition | undefined> {
+    const result = await this.roles
+      .createQueryBuilder()
+      .update(AcpRoleEntity)
+      .set({ members: () => 'array_remove(members, :member)', updatedAt: () => 'now()' })
+      .where('flavor = :flavor AND id = :id', { flavor, id })
+      .setParameter('member', member)
+      .returning(['id', 'description', 'members'])
+      .updateEntity(false)
+      .execute();
+    const [row] = result.raw as RoleDefinition[];
+    return row === undefined ? undefined : roleFromEntity(row);
+  }
+
+  async all(flavor: Flavor): Promise<RoleDefinition[]> {
+    return (await this.roles.find({ where: { flavor } })).map(roleFromEntity);
+  }
+
+  async findMany(flavor: Flavor, ids: readonly string[]): Promise<RoleDefinition[]> {
+    if (ids.length === 0) return [];
+    return (await this.roles.find({ where: { flavor, id: In([...ids]) } })).map(roleFromEntity);
+  }
+}
