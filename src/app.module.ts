@@ -10,6 +10,7 @@ import { ConfigModule } from './config/config.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { IdentitiesModule } from './identities/identities.module.js';
 import { KeysModule } from './keys/keys.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
@@ -30,6 +31,7 @@ export class AppModule {
         ClientsModule,
         KeysModule,
         PoliciesModule,
+        IdentitiesModule,
         ...extraModules,
       ],
       providers: [

@@ -16,6 +16,7 @@ export interface AppConfig {
   readonly shutdown: ShutdownConfig;
   readonly outbound: OutboundConfig;
   readonly tuples: TuplesConfig;
+  readonly identities: IdentitiesConfig;
 }
 
 export interface HttpConfig {
@@ -94,6 +95,28 @@ export interface TuplesConfig {
   readonly maxDepth: number;
   /** Entries of the in-process check cache; 0 turns it off. */
   readonly cacheSize: number;
+}
+
+/** One `IDENTITY_SCHEMAS` entry: `url` as configured, `document` the JSON it resolved to (not yet compiled). */
+export interface IdentitySchemaSource {
+  readonly id: string;
+  readonly url: string;
+  readonly document: Readonly<Record<string, unknown>>;
+}
+
+export interface Argon2Config {
+  readonly memoryKib: number;
+  readonly iterations: number;
+  readonly parallelism: number;
+}
+
+export interface IdentitiesConfig {
+  /** Empty: only the built-in email + password schema (id `default`) exists. */
+  readonly schemas: readonly IdentitySchemaSource[];
+  /** `undefined`: `default` if such a schema exists, else the first configured one. */
+  readonly defaultSchemaId: string | undefined;
+  /** argon2id parameters for passwords imported in clear text. */
+  readonly argon2: Argon2Config;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

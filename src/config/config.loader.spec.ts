@@ -190,4 +190,71 @@ describe('loadConfig: relation tuples', () => {
   ])('refuses %s=%s, naming the key', (key, value) => {
     expect(keyOfError({ [key]: value })).toBe(key);
   });
+
+  describe('identities', () => {
+    const schema = { properties: { traits: { type: 'object' } } };
+
+    it('defaults to the built-in schema and OWASP argon2id parameters', () => {
+      expect(loadConfig({}, '1.0.0').identities).toEqual({
+        schemas: [],
+        defaultSchemaId: undefined,
+        argon2: { memoryKib: 19456, iterations: 2, parallelism: 1 },
+      });
+    });
+
+    it('reads IDENTITY_SCHEMAS from file://, base64:// and inline JSON, and the argon2 parameters', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'latchkey-config-'));
+      const file = join(dir, 'person.schema.json');
+      writeFileSync(file, JSON.stringify(schema));
+      const base64 = `base64://${Buffer.from(JSON.stringify(schema)).toString('base64')}`;
+      const config = loadConfig(
+        {
+          IDENTITY_SCHEMAS: JSON.stringify([
+            { id: 'person', url: `file://${file}` },
+            { id: 'b64', url: base64 },
+            { id: 'inline', url: JSON.stringify(schema) },
+          ]),
+          IDENTITY_DEFAULT_SCHEMA_ID: 'b64',
+          IDENTITY_ARGON2_MEMORY_KIB: '65536',
+          IDENTITY_ARGON2_ITERATIONS: '3',
+          IDENTITY_ARGON2_PARALLELISM: '2',
+        },
+        '1.0.0',
+      ).identities;
+      expect(config.schemas).toEqual([
+        { id: 'person', url: `file://${file}`, document: schema },
+        { id: 'b64', url: base64, document: schema },
+        { id: 'inline', url: JSON.stringify(schema), document: schema },
+      ]);
+      expect(config.defaultSchemaId).toBe('b64');
+      expect(config.argon2).toEqual({ memoryKib: 65536, iterations: 3, parallelism: 2 });
+    });
+
+    it('reads IDENTITY_SCHEMAS as a list of mappings with an inline document from a YAML config file', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'latchkey-config-'));
+      const file = join(dir, 'latchkey.yaml');
+      writeFileSync(file, 'IDENTITY_SCHEMAS:\n  - id: person\n    url:\n      properties:\n        traits:\n          type: object\n');
+      expect(loadConfig({ CONFIG_FILE: file }, '1.0.0').identities.schemas).toEqual([{ id: 'person', url: 'inline', document: schema }]);
+    });
+
+    it.each([
+      ['IDENTITY_SCHEMAS', 'person'],
+      ['IDENTITY_SCHEMAS', '{"id":"a","url":"{}"}'],
+      ['IDENTITY_SCHEMAS', '[{"id":"a"}]'],
+      ['IDENTITY_SCHEMAS', '[{"id":"a b","url":"{}"}]'],
+      ['IDENTITY_SCHEMAS', '[{"id":"a","url":"{}","extra":1}]'],
+      ['IDENTITY_SCHEMAS', '[{"id":"a","url":"{}"},{"id":"a","url":"{}"}]'],
+      ['IDENTITY_SCHEMAS', '[{"id":"a","url":"https://example.com/s.json"}]'],
+      ['IDENTITY_SCHEMAS', '[{"id":"a","url":"file:///nonexistent/latchkey.json"}]'],
+      ['IDENTITY_SCHEMAS', '[{"id":"a","url":"base64://bm90IGpzb24="}]'],
+      ['IDENTITY_SCHEMAS', '[{"id":"a","url":"{not json"}]'],
+      ['IDENTITY_SCHEMAS', '[{"id":"a","url":"[1]"}]'],
+      ['IDENTITY_ARGON2_MEMORY_KIB', '1024'],
+      ['IDENTITY_ARGON2_ITERATIONS', '1'],
+      ['IDENTITY_ARGON2_PARALLELISM', '0'],
+      ['IDENTITY_ARGON2_PARALLELISM', 'many'],
+    ])('refuses %s=%s, naming the key', (key, value) => {
+      expect(keyOfError({ [key]: value })).toBe(key);
+    });
+  });
 });

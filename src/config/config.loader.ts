@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { sha256Hex } from '../common/crypto/digest.js';
-import type { AppConfig, LogLevel, NamespaceConfig, NodeEnv } from './app-config.js';
+import type { AppConfig, IdentitySchemaSource, LogLevel, NamespaceConfig, NodeEnv } from './app-config.js';
 import { ConfigError } from './config.error.js';
 
 type Source = Readonly<Record<string, string | undefined>>;
@@ -41,6 +42,11 @@ const KNOWN_KEYS = [
   'NAMESPACES',
   'TUPLES_MAX_DEPTH',
   'TUPLES_CACHE_SIZE',
+  'IDENTITY_SCHEMAS',
+  'IDENTITY_DEFAULT_SCHEMA_ID',
+  'IDENTITY_ARGON2_MEMORY_KIB',
+  'IDENTITY_ARGON2_ITERATIONS',
+  'IDENTITY_ARGON2_PARALLELISM',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -112,6 +118,16 @@ export function loadConfig(env: Source, version: string): AppConfig {
       namespaces: namespaces(read, 'NAMESPACES'),
       maxDepth: int(read, 'TUPLES_MAX_DEPTH', 5, 1, 100),
       cacheSize: int(read, 'TUPLES_CACHE_SIZE', 100_000, 0, 10_000_000),
+    },
+    identities: {
+      schemas: identitySchemas(read, 'IDENTITY_SCHEMAS'),
+      defaultSchemaId: read('IDENTITY_DEFAULT_SCHEMA_ID'),
+      argon2: {
+        // OWASP's minimum for argon2id: 19 MiB, 2 passes, 1 lane.
+        memoryKib: int(read, 'IDENTITY_ARGON2_MEMORY_KIB', 19_456, 19_456, 4_194_304),
+        iterations: int(read, 'IDENTITY_ARGON2_ITERATIONS', 2, 2, 100),
+        parallelism: int(read, 'IDENTITY_ARGON2_PARALLELISM', 1, 1, 16),
+      },
     },
   };
 }
@@ -277,4 +293,71 @@ function namespaces(read: Reader, key: Key): NamespaceConfig[] {
     ids.add(id);
     return { name, id };
   });
+}
+
+const SCHEMA_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const SCHEMAS_EXAMPLE = '[{"id": "customer", "url": "file:///etc/latchkey/customer.schema.json"}]';
+
+/**
+ * `IDENTITY_SCHEMAS`: a JSON list of `{"id", "url"}` (Kratos' `identity.schemas`). `url` is a `file://`
+ * URL, `base64://` followed by the base64 of the document, or the JSON document itself (inline, as a
+ * string or, in a config file, as a mapping). Here the document is only read and parsed; the identities
+ * context compiles it at boot.
+ */
+function identitySchemas(read: Reader, key: Key): IdentitySchemaSource[] {
+  const raw = read(key);
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(key, `must be a JSON list such as ${SCHEMAS_EXAMPLE}`);
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError(key, `must be a JSON list such as ${SCHEMAS_EXAMPLE}`);
+  const ids = new Set<string>();
+  return parsed.map((entry: unknown, index) => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      throw new ConfigError(key, `entry ${index} must be an object with an id and a url`);
+    }
+    const { id, url, ...rest } = entry as Record<string, unknown>;
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) throw new ConfigError(key, `entry ${index} has an unknown member "${unknown[0]}"`);
+    if (typeof id !== 'string' || !SCHEMA_ID.test(id)) {
+      throw new ConfigError(key, `entry ${index}: id must be 1 to 64 letters, digits or any of ._-`);
+    }
+    if (ids.has(id)) throw new ConfigError(key, `the id "${id}" is used twice`);
+    ids.add(id);
+    if (url !== null && typeof url === 'object' && !Array.isArray(url)) {
+      return { id, url: 'inline', document: url as Record<string, unknown> };
+    }
+    if (typeof url !== 'string' || url === '') throw new ConfigError(key, `schema "${id}": url must be a non-empty string`);
+    return { id, url, document: schemaDocument(key, id, url) };
+  });
+}
+
+function schemaDocument(key: Key, id: string, url: string): Record<string, unknown> {
+  let text: string;
+  if (url.startsWith('file://')) {
+    try {
+      text = readFileSync(fileURLToPath(url), 'utf8');
+    } catch (error) {
+      throw new ConfigError(key, `schema "${id}": cannot read ${url}: ${(error as Error).message}`);
+    }
+  } else if (url.startsWith('base64://')) {
+    text = Buffer.from(url.slice('base64://'.length), 'base64').toString('utf8');
+  } else if (url.trimStart().startsWith('{')) {
+    text = url;
+  } else {
+    throw new ConfigError(key, `schema "${id}": url must be a file:// or base64:// URL or an inline JSON object`);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    throw new ConfigError(key, `schema "${id}" is not valid JSON`);
+  }
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+    throw new ConfigError(key, `schema "${id}" must be a JSON object`);
+  }
+  return document as Record<string, unknown>;
 }

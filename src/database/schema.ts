@@ -2,7 +2,14 @@ import { CreateClients1763800000000 } from '../../migrations/1763800000000-creat
 import { CreateKeys1763800001000 } from '../../migrations/1763800001000-create-keys.js';
 import { CreateRelationTuples1763800002000 } from '../../migrations/1763800002000-create-relation-tuples.js';
 import { CreateAcpPolicies1763800003000 } from '../../migrations/1763800003000-create-acp-policies.js';
+import { CreateIdentities1763800004000 } from '../../migrations/1763800004000-create-identities.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
+import { IdentityCredentialIdentifierEntity } from '../identities/entities/identity-credential-identifier.entity.js';
+import { IdentityCredentialEntity } from '../identities/entities/identity-credential.entity.js';
+import { IdentityRecoveryAddressEntity } from '../identities/entities/identity-recovery-address.entity.js';
+import { IdentityRecoveryTokenEntity } from '../identities/entities/identity-recovery-token.entity.js';
+import { IdentityVerifiableAddressEntity } from '../identities/entities/identity-verifiable-address.entity.js';
+import { IdentityEntity } from '../identities/entities/identity.entity.js';
 import { JsonWebKeyEntity } from '../keys/entities/json-web-key.entity.js';
 import { AcpPolicyEntity } from '../policies/entities/acp-policy.entity.js';
 import { AcpRoleEntity } from '../policies/entities/acp-role.entity.js';
@@ -12,11 +19,24 @@ import { RelationTupleEntity } from '../tuples/entities/relation-tuple.entity.js
  * Every entity and every migration, listed by class: TypeORM globs do not work well under ESM, and a
  * list makes a forgotten registration a compile-time matter. Contexts append theirs here.
  */
-export const ENTITIES: Function[] = [ClientEntity, JsonWebKeyEntity, RelationTupleEntity, AcpPolicyEntity, AcpRoleEntity];
+export const ENTITIES: Function[] = [
+  ClientEntity,
+  JsonWebKeyEntity,
+  RelationTupleEntity,
+  AcpPolicyEntity,
+  AcpRoleEntity,
+  IdentityEntity,
+  IdentityCredentialEntity,
+  IdentityCredentialIdentifierEntity,
+  IdentityVerifiableAddressEntity,
+  IdentityRecoveryAddressEntity,
+  IdentityRecoveryTokenEntity,
+];
 
 export const MIGRATIONS: Function[] = [
   CreateClients1763800000000,
   CreateKeys1763800001000,
   CreateRelationTuples1763800002000,
   CreateAcpPolicies1763800003000,
+  CreateIdentities1763800004000,
 ];

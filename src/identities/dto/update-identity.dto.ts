@@ -1,0 +1,16 @@
+import { IsDefined, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+
+/**
+ * The `updateIdentity` body of PUT /identities/{id}: the whole traits object (no patching). An empty or
+ * absent `schema_id` keeps the identity's schema (Kratos v0.6). Credentials cannot be changed here.
+ */
+export class UpdateIdentityDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  schema_id?: string;
+
+  @IsDefined()
+  @IsObject()
+  traits!: Record<string, unknown>;
+}

@@ -1,0 +1,24 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * A row of `identities`. Persistence only: never serialized (see identities.mapper.ts). Addresses,
+ * identifiers, credentials and recovery tokens reference it with ON DELETE CASCADE.
+ */
+@Entity({ name: 'identities' })
+@Index('IDX_identities_created_at_id', ['createdAt', 'id'])
+export class IdentityEntity {
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_identities' })
+  id!: string;
+
+  @Column({ name: 'schema_id', type: 'varchar', length: 64 })
+  schemaId!: string;
+
+  @Column({ type: 'jsonb' })
+  traits!: object;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

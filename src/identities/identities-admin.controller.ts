@@ -1,0 +1,57 @@
+import { Body, Delete, Get, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AdminController } from '../common/auth/controllers.js';
+import { numberedPageLinkHeader, type NumberedPage } from '../common/pagination/numbered-page.js';
+import { NumberedPageQuery } from '../common/pagination/numbered-page-query.decorator.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { CreateIdentityDto } from './dto/create-identity.dto.js';
+import type { IdentityResponseDto } from './dto/identity-response.dto.js';
+import { UpdateIdentityDto } from './dto/update-identity.dto.js';
+import { toIdentityResponse } from './identities.mapper.js';
+import { IdentitiesService } from './identities.service.js';
+
+/** Identity administration (`/identities`, also `/admin/identities`), Kratos v0.6's admin API. */
+@AdminController('identities')
+export class IdentitiesAdminController {
+  private readonly issuer: string;
+
+  constructor(
+    private readonly identities: IdentitiesService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.issuer = config.urls.issuer;
+  }
+
+  @Post()
+  @HttpCode(201)
+  async create(@Body() body: CreateIdentityDto): Promise<IdentityResponseDto> {
+    return toIdentityResponse(await this.identities.create(body), this.issuer);
+  }
+
+  @Get()
+  async list(
+    @NumberedPageQuery() page: NumberedPage,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<IdentityResponseDto[]> {
+    const { records, total } = await this.identities.list(page, request.query as Record<string, unknown>);
+    void reply.header('link', numberedPageLinkHeader(request.originalUrl, page, total)).header('x-total-count', String(total));
+    return records.map((record) => toIdentityResponse(record, this.issuer));
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string): Promise<IdentityResponseDto> {
+    return toIdentityResponse(await this.identities.get(id), this.issuer);
+  }
+
+  @Put(':id')
+  async replace(@Param('id') id: string, @Body() body: UpdateIdentityDto): Promise<IdentityResponseDto> {
+    return toIdentityResponse(await this.identities.replace(id, body), this.issuer);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async delete(@Param('id') id: string): Promise<void> {
+    await this.identities.delete(id);
+  }
+}

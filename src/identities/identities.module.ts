@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.entity.js';
+import { IdentitiesAdminController } from './identities-admin.controller.js';
+import { IdentitiesRepository } from './identities.repository.js';
+import { IdentitiesService } from './identities.service.js';
+import { PasswordImport } from './password-import.js';
+import { RecoveryLinksAdminController } from './recovery-links-admin.controller.js';
+import { RecoveryLinksService } from './recovery-links.service.js';
+import { RecoveryTokensRepository } from './recovery-tokens.repository.js';
+import { IdentitySchemaRegistry } from './schemas/identity-schema-registry.js';
+import { SchemasPublicController } from './schemas-public.controller.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([IdentityRecoveryTokenEntity])],
+  controllers: [IdentitiesAdminController, RecoveryLinksAdminController, SchemasPublicController],
+  providers: [
+    IdentitiesService,
+    IdentitiesRepository,
+    IdentitySchemaRegistry,
+    PasswordImport,
+    RecoveryLinksService,
+    RecoveryTokensRepository,
+  ],
+  exports: [IdentitiesService],
+})
+export class IdentitiesModule {}

@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager, QueryFailedError, type SelectQueryBuilder } from 'typeorm';
+import { offsetOf, type NumberedPage } from '../common/pagination/numbered-page.js';
+import { IdentityCredentialIdentifierEntity } from './entities/identity-credential-identifier.entity.js';
+import { IdentityCredentialEntity } from './entities/identity-credential.entity.js';
+import { IdentityRecoveryAddressEntity } from './entities/identity-recovery-address.entity.js';
+import { IdentityVerifiableAddressEntity } from './entities/identity-verifiable-address.entity.js';
+import { IdentityEntity } from './entities/identity.entity.js';
+import { IdentitiesError } from './identities.errors.js';
+import type { IdentifierCondition } from './identity-list-filter.js';
+import type { IdentityRecord } from './identity-record.js';
+import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js';
+
+const UNIQUE_VIOLATION = '23505';
+const LOCK_NOT_AVAILABLE = '55P03';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PASSWORD = 'password';
+
+/** Which request field a unique index guards, for the 409's `details.field`. */
+const CONFLICT_FIELDS: Readonly<Record<string, string>> = {
+  UQ_identity_credential_identifiers_type_identifier: 'credentials_identifier',
+  UQ_identity_verifiable_addresses_via_value: 'verifiable_addresses',
+  UQ_identity_recovery_addresses_via_value: 'recovery_addresses',
+};
+
+/** What a create or update writes: the schema, the traits and what the schema derived from them. */
+export interface IdentityWrite {
+  readonly schemaId: string;
+  readonly traits: Record<string, unknown>;
+  readonly derived: DerivedTraits;
+}
+
+/**
+ * The identity tables. Every write is one transaction: identity, identifiers and addresses go in
+ * together or not at all. A unique violation becomes a 409 naming the field; an update takes the row
+ * lock without waiting (FOR NO KEY UPDATE NOWAIT: it conflicts with another update or a delete of the
+ * identity, not with rows merely referencing it), so a concurrent write to the same identity gets a
+ * 409 `concurrent_update` instead of interleaving.
+ */
+@Injectable()
+export class IdentitiesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(write: IdentityWrite, hashedPassword: string | undefined): Promise<IdentityRecord> {
+    const now = new Date();
+    const identity = Object.assign(new IdentityEntity(), {
+      id: randomUUID(),
+      schemaId: write.schemaId,
+      traits: write.traits,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return this.writing(async (manager) => {
+      await manager.insert(IdentityEntity, identity);
+      await this.insertIdentifiers(manager, identity.id, write.derived);
+      if (hashedPassword !== undefined) {
+        await manager.insert(IdentityCredentialEntity, {
+          id: randomUUID(),
+          identityId: identity.id,
+          type: PASSWORD,
+          config: { hashed_password: hashedPassword },
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+      const verifiableAddresses = await this.syncVerifiable(manager, identity.id, [], write.derived.verifiableAddresses, now);
+      const recoveryAddresses = await this.syncRecovery(manager, identity.id, [], write.derived.recoveryAddresses, now);
+      return { identity, verifiableAddresses, recoveryAddresses };
+    });
+  }
+
+  /**
+   * Locks the identity, lets `build` compute the new state from the current row (it may throw), then
+   * replaces traits, identifiers and addresses. Addresses that stay keep their id and verification state.
+   */
+  async replace(id: string, build: (current: IdentityEntity) => IdentityWrite): Promise<IdentityRecord> {
+    if (!UUID.test(id)) throw IdentitiesError.notFound();
+    return this.writing(async (manager) => {
+      const current = await manager
+        .createQueryBuilder(IdentityEntity, 'identity')
+        .where('identity.id = :id', { id })
+        .setLock('for_no_key_update')
+        .setOnLocked('nowait')
+        .getOne();
+      if (current === null) throw IdentitiesError.notFound();
+      const write = build(current);
+      const now = new Date();
+      // One connection: queries inside a transaction run one after the other.
+      const verifiable = await manager.find(IdentityVerifiableAddressEntity, { where: { identityId: id } });
+      const recovery = await manager.find(IdentityRecoveryAddressEntity, { where: { identityId: id } });
+      await manager.update(IdentityEntity, { id }, { schemaId: write.schemaId, traits: write.traits, updatedAt: now });
+      await manager.delete(IdentityCredentialIdentifierEntity, { identityId: id });
+      await this.insertIdentifiers(manager, id, write.derived);
+      const verifiableAddresses = await this.syncVerifiable(manager, id, verifiable, write.derived.verifiableAddresses, now);
+      const recoveryAddresses = await this.syncRecovery(manager, id, recovery, write.derived.recoveryAddresses, now);
+      const identity = Object.assign(current, { schemaId: write.schemaId, traits: write.traits, updatedAt: now });
+      return { identity, verifiableAddresses, recoveryAddresses };
+    });
+  }
+
+  async get(id: string): Promise<IdentityRecord> {
+    const identity = UUID.test(id) ? await this.dataSource.manager.findOne(IdentityEntity, { where: { id } }) : null;
+    if (identity === null) throw IdentitiesError.notFound();
+    const [record] = await this.withAddresses([identity]);
+    return record!;
+  }
+
+  /** One page in creation order (ties by id), so pages stay stable while identities are added. */
+  async findPage(page: NumberedPage, conditions: readonly IdentifierCondition[]): Promise<{ records: IdentityRecord[]; total: number }> {
+    const query = this.dataSource.manager.createQueryBuilder(IdentityEntity, 'identity');
+    conditions.forEach((condition, index) => filterByIdentifier(query, condition, index));
+    const [identities, total] = await Promise.all([
+      query
+        .clone()
+        .orderBy('identity.createdAt', 'ASC')
+        .addOrderBy('identity.id', 'ASC')
+        .limit(page.perPage)
+        .offset(offsetOf(page))
+        .getMany(),
+      query.getCount(),
+    ]);
+    return { records: await this.withAddresses(identities), total };
+  }
+
+  /** Removes the identity and, by ON DELETE CASCADE, everything that hangs off it. Absent is fine. */
+  async delete(id: string): Promise<void> {
+    if (UUID.test(id)) await this.dataSource.manager.delete(IdentityEntity, { id });
+  }
+
+  private async writing<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } catch (error) {
+      const driver = error instanceof QueryFailedError ? (error.driverError as { code?: unknown; constraint?: unknown }) : undefined;
+      if (driver?.code === UNIQUE_VIOLATION) throw IdentitiesError.conflict(CONFLICT_FIELDS[String(driver.constraint)] ?? 'traits', error);
+      if (driver?.code === LOCK_NOT_AVAILABLE) throw IdentitiesError.concurrentUpdate(error);
+      throw error;
+    }
+  }
+
+  private async insertIdentifiers(manager: EntityManager, identityId: string, derived: DerivedTraits): Promise<void> {
+    if (derived.identifiers.length === 0) return;
+    await manager.insert(
+      IdentityCredentialIdentifierEntity,
+      derived.identifiers.map(({ identifier, traitPath }) => ({ id: randomUUID(), identityId, type: PASSWORD, identifier, traitPath })),
+    );
+  }
+
+  private async syncVerifiable(
+    manager: EntityManager,
+    identityId: string,
+    existing: readonly IdentityVerifiableAddressEntity[],
+    wanted: readonly DerivedAddress[],
+    now: Date,
+  ): Promise<IdentityVerifiableAddressEntity[]> {
+    const { kept, added, removed } = diff(existing, wanted);
+    if (removed.length > 0)
+      await manager.delete(
+        IdentityVerifiableAddressEntity,
+        removed.map((address) => address.id),
+      );
+    const created = added.map((address) =>
+      Object.assign(new IdentityVerifiableAddressEntity(), {
+        id: randomUUID(),
+        identityId,
+        via: address.via,
+        value: address.value,
+        verified: false,
+        verifiedAt: null,
+        status: 'pending',
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    if (created.length > 0) await manager.insert(IdentityVerifiableAddressEntity, created);
+    return ordered([...kept, ...created]);
+  }
+
+  private async syncRecovery(
+    manager: EntityManager,
+    identityId: string,
+    existing: readonly IdentityRecoveryAddressEntity[],
+    wanted: readonly DerivedAddress[],
+    now: Date,
+  ): Promise<IdentityRecoveryAddressEntity[]> {
+    const { kept, added, removed } = diff(existing, wanted);
+    if (removed.length > 0)
+      await manager.delete(
+        IdentityRecoveryAddressEntity,
+        removed.map((address) => address.id),
+      );
+    const created = added.map((address) =>
+      Object.assign(new IdentityRecoveryAddressEntity(), {
+        id: randomUUID(),
+        identityId,
+        via: address.via,
+        value: address.value,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    if (created.length > 0) await manager.insert(IdentityRecoveryAddressEntity, created);
+    return ordered([...kept, ...created]);
+  }
+
+  private async withAddresses(identities: readonly IdentityEntity[]): Promise<IdentityRecord[]> {
+    if (identities.length === 0) return [];
+    const ids = identities.map((identity) => identity.id);
+    const [verifiable, recovery] = await Promise.all([
+      this.dataSource.manager
+        .createQueryBuilder(IdentityVerifiableAddressEntity, 'address')
+        .where('address.identityId IN (:...ids)', { ids })
+        .getMany(),
+      this.dataSource.manager
+        .createQueryBuilder(IdentityRecoveryAddressEntity, 'address')
+        .where('address.identityId IN (:...ids)', { ids })
+        .getMany(),
+    ]);
+    return identities.map((identity) => ({
+      identity,
+      verifiableAddresses: ordered(verifiable.filter((address) => address.identityId === identity.id)),
+      recoveryAddresses: ordered(recovery.filter((address) => address.identityId === identity.id)),
+    }));
+  }
+}
+
+function filterByIdentifier(query: SelectQueryBuilder<IdentityEntity>, condition: IdentifierCondition, index: number): void {
+  const sub = query
+    .subQuery()
+    .select('1')
+    .from(IdentityCredentialIdentifierEntity, `identifier${index}`)
+    .where(`identifier${index}.identityId = identity.id`)
+    .andWhere(`identifier${index}.type = :type${index}`)
+    .andWhere(`identifier${index}.identifier = :identifier${index}`);
+  if (condition.traitPath !== undefined) sub.andWhere(`identifier${index}.traitPath = :path${index}`);
+  query.andWhere(`EXISTS ${sub.getQuery()}`, {
+    [`type${index}`]: PASSWORD,
+    [`identifier${index}`]: condition.identifier,
+    [`path${index}`]: condition.traitPath,
+  });
+}
+
+interface AddressRow {
+  readonly id: string;
+  readonly via: string;
+  readonly value: string;
+  readonly createdAt: Date;
+}
+
+function diff<T extends AddressRow>(
+  existing: readonly T[],
+  wanted: readonly DerivedAddress[],
+): { kept: T[]; added: DerivedAddress[]; removed: T[] } {
+  const key = (address: { via: string; value: string }): string => `${address.via}\u0000${address.value}`;
+  const wantedKeys = new Set(wanted.map(key));
+  const existingKeys = new Set(existing.map(key));
+  return {
+    kept: existing.filter((address) => wantedKeys.has(key(address))),
+    added: wanted.filter((address) => !existingKeys.has(key(address))),
+    removed: existing.filter((address) => !wantedKeys.has(key(address))),
+  };
+}
+
+/** Addresses in the order they were added (ties by id): a stable order on the wire. */
+function ordered<T extends AddressRow>(addresses: T[]): T[] {
+  return addresses.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

@@ -1,0 +1,32 @@
+import { IdentitiesError } from './identities.errors.js';
+import { normalizeIdentifier } from './schemas/identifier-normalization.js';
+
+/** Equality on a login identifier, optionally only the one derived from one trait path. */
+export interface IdentifierCondition {
+  readonly identifier: string;
+  readonly traitPath: string | undefined;
+}
+
+/**
+ * The list filters of GET /identities: `credentials_identifier=<value>` (any login identifier) and
+ * `traits.<path>=<value>` for a trait marked as a password identifier in some schema (the dotted
+ * path, e.g. `traits.email`). Values are normalised like identifiers (NFC, lower case), so both are
+ * exact matches on the normalised identifier. Several filters must all hold. Pagination parameters
+ * are left to the page parser; any other parameter is a 400.
+ */
+export function parseIdentityListFilter(
+  query: Readonly<Record<string, unknown>>,
+  identifierTraitPaths: ReadonlySet<string>,
+): IdentifierCondition[] {
+  const conditions: IdentifierCondition[] = [];
+  for (const [name, raw] of Object.entries(query)) {
+    if (name === 'page' || name === 'per_page') continue;
+    const traitPath = name.startsWith('traits.') ? name.slice('traits.'.length) : undefined;
+    if (name !== 'credentials_identifier' && (traitPath === undefined || !identifierTraitPaths.has(traitPath))) {
+      throw IdentitiesError.invalidRequest(name, 'is not a list filter: use credentials_identifier or traits.<identifier trait>');
+    }
+    if (typeof raw !== 'string' || raw === '') throw IdentitiesError.invalidRequest(name, 'must be given once, with a value');
+    conditions.push({ identifier: normalizeIdentifier(raw), traitPath });
+  }
+  return conditions;
+}

@@ -1,0 +1,59 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { CreateRecoveryLinkDto } from './dto/create-recovery-link.dto.js';
+import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.entity.js';
+import { IdentitiesError } from './identities.errors.js';
+import { IdentitiesRepository } from './identities.repository.js';
+import { recoveryLinkLifetimeMs } from './recovery-link-lifetime.js';
+import { RecoveryTokensRepository } from './recovery-tokens.repository.js';
+
+export interface RecoveryLink {
+  readonly link: string;
+  readonly expiresAt: Date;
+}
+
+/**
+ * Admin recovery links (Kratos' `createRecoveryLink`): a 256-bit random token for the identity's first
+ * recovery address, stored only as HMAC-SHA256 under the first system secret, in a link of the form
+ * `{issuer}/self-service/recovery?flow=<id>&token=<token>`. The recovery flow redeems it.
+ */
+@Injectable()
+export class RecoveryLinksService {
+  private readonly issuer: string;
+  private readonly secret: string;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly identities: IdentitiesRepository,
+    private readonly tokens: RecoveryTokensRepository,
+  ) {
+    this.issuer = config.urls.issuer;
+    const [secret] = config.secrets.system;
+    if (secret === undefined) throw new Error('SECRETS_SYSTEM is empty: secrets must be provisioned before the app starts');
+    this.secret = secret;
+  }
+
+  async create(body: CreateRecoveryLinkDto): Promise<RecoveryLink> {
+    const lifetimeMs = recoveryLinkLifetimeMs(body.expires_in);
+    const record = await this.identities.get(body.identity_id);
+    const [address] = record.recoveryAddresses;
+    if (address === undefined) throw IdentitiesError.noRecoveryAddress();
+
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date();
+    const entity = Object.assign(new IdentityRecoveryTokenEntity(), {
+      id: randomUUID(),
+      identityId: record.identity.id,
+      recoveryAddressId: address.id,
+      tokenHmac: createHmac('sha256', this.secret).update(token, 'utf8').digest('hex'),
+      flowId: randomUUID(),
+      expiresAt: new Date(now.getTime() + lifetimeMs),
+      usedAt: null,
+      createdAt: now,
+    });
+    await this.tokens.insert(entity);
+    const query = new URLSearchParams({ flow: entity.flowId, token });
+    return { link: `${this.issuer}/self-service/recovery?${query.toString()}`, expiresAt: entity.expiresAt };
+  }
+}
