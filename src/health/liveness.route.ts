@@ -5,10 +5,10 @@ import type { FastifyInstance } from 'fastify';
 const ALIVE_BODY = '{"status":"ok"}';
 
 /**
- * `GET /health/alive` as a plain Fastify route on the public and admin listeners. Orchestrators probe
- * it constantly and it touches nothing outside the process, so it skips Nest's router, guards and
- * pipes (about 6 µs of a request's CPU); Fastify's hooks still add the request id, the histogram and
- * the log line. It is the one route outside Nest's controllers, and it is public by nature.
+ * `/health/alive` as a plain Fastify route on the public and admin listeners, for the forms the
+ * listeners' own fast path (http-listeners.ts) does not answer: HEAD, and URLs with a query string.
+ * It touches nothing outside the process and skips Nest's router, guards and pipes. It is the one
+ * route outside Nest's controllers, and it is public by nature.
  */
 @Injectable()
 export class LivenessRoute implements OnModuleInit {

@@ -25,6 +25,24 @@ describe('listeners', () => {
     }
   });
 
+  it('answers every form of the liveness probe on both listeners, with a request id', async () => {
+    for (const [client, path] of [
+      [app.public, '/health/alive'],
+      [app.public, '/health/alive?probe=1'],
+      [app.anonymousAdmin, '/health/alive'],
+      [app.anonymousAdmin, '/admin/health/alive'],
+    ] as const) {
+      const response = await client.get(path, { headers: { 'x-request-id': 'probe-1' } });
+      expect(response.status, path).toBe(200);
+      expect(response.body).toEqual({ status: 'ok' });
+      expect(response.headers.get('x-request-id')).toBe('probe-1');
+    }
+    const head = await app.public.request('HEAD', '/health/alive');
+    expect(head.status).toBe(200);
+    expect((await app.public.get('/admin/health/alive')).status).toBe(404);
+    expect((await app.public.request('POST', '/health/alive')).status).toBe(404);
+  });
+
   it('never answers an admin route on the public listener', async () => {
     const onPublic = await app.public.withToken(TEST_ADMIN_TOKEN).get('/version');
     expect(onPublic.status).toBe(404);
@@ -107,14 +125,14 @@ describe('admin guard', () => {
 
 describe('metrics', () => {
   it('exposes process metrics and an HTTP histogram by route template', async () => {
-    await app.public.get('/health/alive');
+    await app.public.get('/health/ready');
     await app.admin.get('/clients/_probe/boom');
     const response = await app.anonymousAdmin.get('/metrics/prometheus');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     expect(response.text).toContain('process_cpu_user_seconds_total');
     expect(response.text).toMatch(
-      /http_request_duration_seconds_count\{method="GET",route="\/health\/alive",status_code="200",listener="public"\} [1-9]/,
+      /http_request_duration_seconds_count\{method="GET",route="\/health\/ready",status_code="200",listener="public"\} [1-9]/,
     );
     expect(response.text).toMatch(
       /http_request_duration_seconds_count\{method="GET",route="\/clients\/_probe\/boom",status_code="500",listener="admin"\} [1-9]/,
