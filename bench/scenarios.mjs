@@ -1,0 +1,71 @@
+// The benchmark scenarios run by bench/run.mjs. Each one is measured interleaved with the bare-Fastify
+// ceiling of the same run; see docs/benchmarks.md.
+//
+// A scenario:
+//   name      shown in the table, matched by BENCH_FILTER (substring, case-insensitive)
+//   listener  'public' | 'admin'
+//   method    HTTP method; path: request path (or returned by setup)
+//   headers   optional static headers; body: optional string or object (objects are sent as JSON)
+//   setup     optional async (ctx) => ({ path?, headers?, body?, requests? }), run once before the load;
+//             it may create fixtures through the admin API (or with SQL on ctx.databaseUrl). `requests`
+//             is passed to autocannon as is (a sequence of varied requests). If setup throws (e.g. the
+//             endpoint does not exist yet), the scenario is reported as skipped with the reason.
+//   env       optional settings added to the service's environment (one service serves the whole run,
+//             so they apply to every scenario; keep them compatible)
+//   target    optional minimum ratio of the scenario's median req/s to bare Fastify's median req/s
+//
+// ctx (see makeContext in run.mjs):
+//   ctx.urls.public / ctx.urls.admin     base URLs of the two listeners
+//   ctx.databaseUrl                      the service's PostgreSQL (the harness's embedded one, or DATABASE_URL)
+//   ctx.adminToken, ctx.adminHeaders     the run's admin token, and { authorization: 'Bearer …' }
+//   await ctx.admin(method, path, body?) admin API call with the token; returns the parsed JSON body,
+//                                        throws "<METHOD> <path> answered <status> …" on a non-2xx
+//   await ctx.request(listener, method, path, { headers?, body? }) → { status, headers, body }
+//
+// After setup, every scenario gets one probe request; a non-2xx answer skips it (a fast 404 is not a
+// result), and more than 1% non-2xx during the load marks it ERRORS.
+
+import { identityScenarios } from './scenarios/identities.mjs';
+import { policyScenarios } from './scenarios/policies.mjs';
+import { tupleScenarios } from './scenarios/tuples.mjs';
+
+export const scenarios = [
+  {
+    name: 'GET /health/alive',
+    listener: 'public',
+    method: 'GET',
+    path: '/health/alive',
+    target: 0.8,
+  },
+  {
+    name: 'GET /health/ready',
+    listener: 'public',
+    method: 'GET',
+    path: '/health/ready',
+  },
+  {
+    name: 'GET /.well-known/jwks.json',
+    listener: 'public',
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    target: 0.6,
+  },
+  {
+    name: 'GET /clients/{id}',
+    listener: 'admin',
+    method: 'GET',
+    setup: async (ctx) => {
+      const client = await ctx.admin('POST', '/clients', {
+        client_name: 'bench',
+        grant_types: ['client_credentials'],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+      });
+      if (typeof client?.client_id !== 'string') throw new Error('POST /clients returned no client_id');
+      return { path: `/clients/${encodeURIComponent(client.client_id)}`, headers: ctx.adminHeaders };
+    },
+  },
+  ...tupleScenarios,
+  ...policyScenarios,
+  ...identityScenarios,
+];
