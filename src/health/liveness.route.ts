@@ -7,8 +7,8 @@ const ALIVE_BODY = '{"status":"ok"}';
 /**
  * `/health/alive` as a plain Fastify route on the public and admin listeners, for the forms the
  * listeners' own fast path (http-listeners.ts) does not answer: HEAD, and URLs with a query string.
- * It touches nothing outside the process and skips Nest's router, guards and pipes. It is the one
- * route outside Nest's controllers, and it is public by nature.
+ * It touches nothing outside the process and skips Nest's router, guards and pipes. Like the JWKS
+ * route (keys/well-known-jwks.route.ts) it lives outside Nest's controllers and is public by nature.
  */
 @Injectable()
 export class LivenessRoute implements OnModuleInit {

@@ -5,12 +5,12 @@ import { KeysAdminController } from './keys-admin.controller.js';
 import { KeysRepository } from './keys.repository.js';
 import { KeysService } from './keys.service.js';
 import { PrivateKeyCipher } from './private-key-cipher.js';
-import { WellKnownJwksController } from './well-known-jwks.controller.js';
+import { WellKnownJwksRoute } from './well-known-jwks.route.js';
 
 /** JSON Web Key sets: admin API, public JWKS, encryption at rest. Exports KeysService for signing and verifying. */
 @Module({
-  controllers: [KeysAdminController, WellKnownJwksController],
-  providers: [KeysService, KeysRepository, PrivateKeyCipher, KeyCache, KeySetBootstrapper],
+  controllers: [KeysAdminController],
+  providers: [KeysService, KeysRepository, PrivateKeyCipher, KeyCache, KeySetBootstrapper, WellKnownJwksRoute],
   exports: [KeysService],
 })
 export class KeysModule {}

@@ -1,0 +1,50 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from '../common/errors/error-response.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { KeysService } from './keys.service.js';
+
+/**
+ * `GET /.well-known/jwks.json` on the public listener, as a plain Fastify route: relying parties and
+ * gateways fetch it constantly and it only returns a document serialised once per key change
+ * (KeysService.publicJwks), so Nest's router, guard and pipes would be most of its cost. Public by
+ * nature; errors still leave in the OAuth family's shape. `no-cache` + ETag rather than a max-age:
+ * a newly added key signs at once, so verifiers must be able to see it at once (docs/keys.md).
+ */
+@Injectable()
+export class WellKnownJwksRoute implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly keys: KeysService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.route({
+      method: 'GET',
+      url: '/.well-known/jwks.json',
+      constraints: { listener: 'public' },
+      errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+      handler: async (request, reply) => {
+        const jwks = await this.keys.publicJwks();
+        void reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('cache-control', 'public, no-cache')
+          .header('etag', jwks.etag);
+        const ifNoneMatch = request.headers['if-none-match'];
+        if (ifNoneMatch !== undefined && matches(ifNoneMatch, jwks.etag)) return reply.status(304).send();
+        return reply.send(jwks.body);
+      },
+    });
+  }
+}
+
+/** RFC 9110 §13.1.2: a list of entity tags (weak comparison), or `*`. */
+function matches(header: string, etag: string): boolean {
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}
