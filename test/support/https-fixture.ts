@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -17,6 +16,8 @@ export interface HttpsFixture {
   close(): Promise<void>;
 }
 
+import { selfSignedEcCertificate } from './openssl.js';
+
 /**
  * An HTTPS server on the loopback interface with a self-signed certificate made at test time by the
  * `openssl` command-line tool (no npm package needed), for fetches the service makes to URLs named in
@@ -24,31 +25,7 @@ export interface HttpsFixture {
  */
 export async function startHttpsFixture(): Promise<HttpsFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'latchkey-tls-'));
-  const key = join(dir, 'key.pem');
-  const cert = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  const { keyFile: key, certFile: cert } = selfSignedEcCertificate(dir, '/CN=localhost', ['subjectAltName=DNS:localhost,IP:127.0.0.1']);
   const routes = new Map<string, FixtureHandler>();
   const server: Server = createServer({ key: await readFile(key), cert: await readFile(cert) }, (request, response) => {
     const handler = routes.get((request.url ?? '/').split('?', 1)[0]!);

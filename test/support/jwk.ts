@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { selfSignedEcCertificate } from './openssl.js';
 import { createLocalJWKSet, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 
 /** A JWK as the API returns it. */
@@ -60,29 +60,7 @@ export function octJwk(bytes = 32, alg = 'HS256', kid: string = randomUUID()): J
 export async function ecJwkWithCertificate(kid: string = randomUUID()): Promise<Jwk> {
   const dir = await mkdtemp(join(tmpdir(), 'latchkey-x5c-'));
   try {
-    const keyFile = join(dir, 'key.pem');
-    const certFile = join(dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-        '-subj',
-        '/CN=latchkey-test',
-        '-days',
-        '1',
-      ],
-      { stdio: 'ignore', input: '', env: { ...process.env }, timeout: 10_000 },
-    );
+    const { keyFile, certFile } = selfSignedEcCertificate(dir, '/CN=latchkey-test');
     const certificate = (await readFile(certFile, 'utf8')).replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
     const jwk = createPrivateKey(await readFile(keyFile, 'utf8')).export({ format: 'jwk' }) as JWK;
     return { ...jwk, kid, alg: 'ES256', use: 'sig', x5c: [certificate] } as Jwk;
