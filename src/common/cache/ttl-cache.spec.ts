@@ -27,6 +27,25 @@ describe('TtlCache', () => {
     expect(c.get('c')).toBe(3);
   });
 
+  it('keeps a recently read entry and drops the least recently used one instead', () => {
+    const { cache: c } = cache(2);
+    c.set('a', 1);
+    c.set('b', 2);
+    expect(c.get('a')).toBe(1);
+    c.set('c', 3);
+    expect(c.get('b')).toBeUndefined();
+    expect(c.get('a')).toBe(1);
+    expect(c.get('c')).toBe(3);
+    expect(c.size).toBe(2);
+  });
+
+  it('keeps nothing with maxEntries 0', () => {
+    const { cache: c } = cache(0);
+    c.set('a', 1);
+    expect(c.get('a')).toBeUndefined();
+    expect(c.size).toBe(0);
+  });
+
   it('does not store a value read before an invalidation', () => {
     const { cache: c } = cache();
     const generation = c.generation();

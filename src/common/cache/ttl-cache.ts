@@ -1,14 +1,14 @@
 export interface TtlCacheOptions {
   readonly ttlMs: number;
-  /** Past this many entries the oldest is dropped. */
+  /** Past this many entries the least recently used is dropped; 0 keeps nothing. */
   readonly maxEntries: number;
   /** The clock, for tests. */
   readonly now?: () => number;
 }
 
 /**
- * A small in-process cache: entries expire `ttlMs` after they were stored, the oldest go first when
- * full. `generation()` and the guarded `set` close the read-then-fill race: a value read from the
+ * A small in-process cache: entries expire `ttlMs` after they were stored, the least recently used go
+ * first when full. `generation()` and the guarded `set` close the read-then-fill race: a value read from the
  * database before an invalidation is not stored after it.
  */
 export class TtlCache<K, V> {
@@ -27,10 +27,10 @@ export class TtlCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
+    this.entries.delete(key);
+    if (entry.expiresAt <= this.now()) return undefined;
+    // Map keeps insertion order: re-inserting makes this the most recently used entry.
+    this.entries.set(key, entry);
     return entry.value;
   }
 
@@ -41,7 +41,7 @@ export class TtlCache<K, V> {
 
   /** Stores the value, unless something was invalidated since `generation` was taken. */
   set(key: K, value: V, generation = this.invalidations): void {
-    if (generation !== this.invalidations) return;
+    if (generation !== this.invalidations || this.options.maxEntries === 0) return;
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: this.now() + this.options.ttlMs });
     while (this.entries.size > this.options.maxEntries) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ChangeNotifier } from '../../database/change-notifier.js';
-import { LruCache } from './lru-cache.js';
+import { TtlCache } from '../../common/cache/ttl-cache.js';
 
 /** The ChangeNotifier topic of relation-tuple writes. */
 export const TUPLES_CHANGED = 'relation-tuples';
@@ -22,13 +22,13 @@ export const MAX_ANSWER_AGE_MS = 10_000;
  */
 @Injectable()
 export class CheckCache implements OnModuleInit {
-  private readonly results: LruCache<string, boolean>;
+  private readonly results: TtlCache<string, boolean>;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly notifier: ChangeNotifier,
   ) {
-    this.results = new LruCache({ capacity: config.tuples.cacheSize, maxAgeMs: MAX_ANSWER_AGE_MS });
+    this.results = new TtlCache({ maxEntries: config.tuples.cacheSize, ttlMs: MAX_ANSWER_AGE_MS });
   }
 
   onModuleInit(): void {
