@@ -17,7 +17,6 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -99,17 +98,6 @@ async function stopChild(entry, dataDir) {
       // no embedded PostgreSQL, or it is already gone
     }
   }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function waitFor(entry, url, timeoutMs) {
@@ -519,6 +507,7 @@ async function main() {
   // Under root, the embedded PostgreSQL runs as the `postgres` user, which must be able to enter it.
   await chmod(dataDir, 0o755);
   const adminToken = `bench-admin-${randomBytes(16).toString('hex')}`;
+  const { freePort } = await import(join(ROOT, 'dist', 'src', 'common', 'net', 'free-port.js'));
   const [publicPort, adminPort] = [await freePort(), await freePort()];
   const { databaseUrl, databasePid } = await openDatabase(external);
 
