@@ -263,24 +263,9 @@ const MAX_NAMESPACE_ID = 2_147_483_647;
 
 /** `NAMESPACES`: a JSON list of `{"name": "files", "id": 1}` (Keto's format; a `config` member is ignored). */
 function namespaces(read: Reader, key: Key): NamespaceConfig[] {
-  const raw = read(key);
-  if (raw === undefined) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ConfigError(key, 'must be a JSON list such as [{"name": "files", "id": 1}]');
-  }
-  if (!Array.isArray(parsed)) throw new ConfigError(key, 'must be a JSON list such as [{"name": "files", "id": 1}]');
   const names = new Set<string>();
   const ids = new Set<number>();
-  return parsed.map((entry: unknown, index) => {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      throw new ConfigError(key, `entry ${index} must be an object with a name and an id`);
-    }
-    const { name, id, config: _config, ...rest } = entry as Record<string, unknown>;
-    const unknown = Object.keys(rest);
-    if (unknown.length > 0) throw new ConfigError(key, `entry ${index} has an unknown member "${unknown[0]}"`);
+  return jsonListOfObjects(read, key, '[{"name": "files", "id": 1}]', ['name', 'id', 'config']).map(({ name, id }, index) => {
     if (typeof name !== 'string' || !NAMESPACE_NAME.test(name)) {
       throw new ConfigError(key, `entry ${index}: name must be 1 to 64 characters without spaces, control characters or any of :#@`);
     }
@@ -295,6 +280,30 @@ function namespaces(read: Reader, key: Key): NamespaceConfig[] {
   });
 }
 
+/**
+ * A setting holding a JSON list of objects (a config file's list of mappings arrives as that JSON).
+ * Each object may hold only the `allowed` members; the caller checks their values.
+ */
+function jsonListOfObjects(read: Reader, key: Key, example: string, allowed: readonly string[]): Record<string, unknown>[] {
+  const raw = read(key);
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(key, `must be a JSON list such as ${example}`);
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError(key, `must be a JSON list such as ${example}`);
+  return parsed.map((entry: unknown, index) => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      throw new ConfigError(key, `entry ${index} must be an object with ${allowed.filter((name) => name !== 'config').join(' and ')}`);
+    }
+    const unknown = Object.keys(entry).find((member) => !allowed.includes(member));
+    if (unknown !== undefined) throw new ConfigError(key, `entry ${index} has an unknown member "${unknown}"`);
+    return entry as Record<string, unknown>;
+  });
+}
+
 const SCHEMA_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const SCHEMAS_EXAMPLE = '[{"id": "customer", "url": "file:///etc/latchkey/customer.schema.json"}]';
 
@@ -305,23 +314,8 @@ const SCHEMAS_EXAMPLE = '[{"id": "customer", "url": "file:///etc/latchkey/custom
  * context compiles it at boot.
  */
 function identitySchemas(read: Reader, key: Key): IdentitySchemaSource[] {
-  const raw = read(key);
-  if (raw === undefined) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ConfigError(key, `must be a JSON list such as ${SCHEMAS_EXAMPLE}`);
-  }
-  if (!Array.isArray(parsed)) throw new ConfigError(key, `must be a JSON list such as ${SCHEMAS_EXAMPLE}`);
   const ids = new Set<string>();
-  return parsed.map((entry: unknown, index) => {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      throw new ConfigError(key, `entry ${index} must be an object with an id and a url`);
-    }
-    const { id, url, ...rest } = entry as Record<string, unknown>;
-    const unknown = Object.keys(rest);
-    if (unknown.length > 0) throw new ConfigError(key, `entry ${index} has an unknown member "${unknown[0]}"`);
+  return jsonListOfObjects(read, key, SCHEMAS_EXAMPLE, ['id', 'url']).map(({ id, url }, index) => {
     if (typeof id !== 'string' || !SCHEMA_ID.test(id)) {
       throw new ConfigError(key, `entry ${index}: id must be 1 to 64 letters, digits or any of ._-`);
     }
