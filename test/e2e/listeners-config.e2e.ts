@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { bootApp } from '../support/app.js';
+import { HttpClient } from '../support/http.js';
+
+describe('the proxy listener', () => {
+  it('opens when PROXY_PORT is set, serves none of the public or admin routes, and answers in the access shape', async () => {
+    const app = await bootApp({ PROXY_PORT: '0' });
+    try {
+      expect(app.running.urls.proxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const proxy = new HttpClient(app.running.urls.proxy!);
+      for (const path of ['/health/alive', '/health/ready', '/.well-known/jwks.json', '/clients', '/admin/clients']) {
+        const response = await proxy.get(path);
+        expect(response.status, path).toBe(404);
+        expect(response.body, path).toMatchObject({ id: 'not_found', code: 404, details: [] });
+        expect(response.headers.get('x-request-id')).toBeTruthy();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('ADMIN_AUTH=off', () => {
+  it('lets callers without a credential use the admin API, and only on the admin listener', async () => {
+    const app = await bootApp({ ADMIN_AUTH: 'off' });
+    try {
+      expect((await app.anonymousAdmin.get('/version')).status).toBe(200);
+      expect((await app.anonymousAdmin.get('/clients')).status).toBe(200);
+      expect((await app.public.get('/clients')).status).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});
