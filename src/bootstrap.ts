@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConsoleLogger, type LogLevel as NestLogLevel, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import fastifyCookie from '@fastify/cookie';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage, Server } from 'node:http';
 import { LogController, type FastifyServerOptions } from 'fastify';
@@ -65,6 +66,8 @@ export async function startLatchkey(
     const fastify = app.getHttpAdapter().getInstance();
     installRequestHooks(fastify, httpDurationHistogram(), logsRequests(options.quiet === true ? 'silent' : config.log.level));
     restrictBodyParsers(fastify);
+    // Cookies carry the login/consent CSRF values, the remembered login session and the self-service session.
+    await app.register(fastifyCookie);
     if (config.database.migrateOnStart) await app.get(MigrationRunner).runPending();
     await app.init();
     await fastify.ready();

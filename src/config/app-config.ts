@@ -17,6 +17,8 @@ export interface AppConfig {
   readonly outbound: OutboundConfig;
   readonly tuples: TuplesConfig;
   readonly identities: IdentitiesConfig;
+  readonly cookies: CookiesConfig;
+  readonly oauth2: OAuth2Config;
 }
 
 export interface HttpConfig {
@@ -117,6 +119,51 @@ export interface IdentitiesConfig {
   readonly defaultSchemaId: string | undefined;
   /** argon2id parameters for passwords imported in clear text. */
   readonly argon2: Argon2Config;
+}
+
+export interface CookiesConfig {
+  /** Mark cookies `Secure`: defaults to true when the issuer is https. */
+  readonly secure: boolean;
+  readonly sameSite: 'lax' | 'strict' | 'none';
+}
+
+/** Lifetimes in seconds. */
+export interface OAuth2TtlConfig {
+  readonly accessToken: number;
+  readonly refreshToken: number;
+  readonly idToken: number;
+  readonly authorizationCode: number;
+  /** How long a login or consent request (and its verifier) may wait for the browser. */
+  readonly loginConsentRequest: number;
+}
+
+/** Where the browser is sent for each step the service delegates. Absolute URLs. */
+export interface OAuth2UrlsConfig {
+  readonly login: string;
+  readonly consent: string;
+  readonly logout: string;
+  readonly error: string;
+  /** Where a logout without a (valid) post_logout_redirect_uri ends. */
+  readonly postLogoutRedirect: string;
+}
+
+export interface OAuth2Config {
+  readonly urls: OAuth2UrlsConfig;
+  readonly ttl: OAuth2TtlConfig;
+  /** `opaque`: `<prefix>_<random>.<hmac>` tokens; `jwt`: RFC 9068 access tokens signed by `oauth2.access-token`. */
+  readonly accessTokenStrategy: 'opaque' | 'jwt';
+  /** The scope that makes a client_credentials access token an admin credential. */
+  readonly adminScope: string;
+  /** `wildcard` (Hydra's default: `foo.*` allows `foo.bar`) or `exact`. */
+  readonly scopeStrategy: 'wildcard' | 'exact';
+  readonly subjectTypes: readonly ('public' | 'pairwise')[];
+  /** Salt for pairwise subjects; `undefined`: derived from the first system secret. */
+  readonly pairwiseSalt: string | undefined;
+  /** Added to discovery's scopes_supported / claims_supported. */
+  readonly supportedScopes: readonly string[];
+  readonly supportedClaims: readonly string[];
+  /** How often the janitor removes expired tokens, codes and requests; 0 turns the periodic job off. */
+  readonly janitorIntervalSeconds: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

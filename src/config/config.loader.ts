@@ -47,6 +47,26 @@ const KNOWN_KEYS = [
   'IDENTITY_ARGON2_MEMORY_KIB',
   'IDENTITY_ARGON2_ITERATIONS',
   'IDENTITY_ARGON2_PARALLELISM',
+  'COOKIE_SECURE',
+  'COOKIE_SAME_SITE',
+  'URLS_LOGIN',
+  'URLS_CONSENT',
+  'URLS_LOGOUT',
+  'URLS_ERROR',
+  'URLS_POST_LOGOUT_REDIRECT',
+  'TTL_ACCESS_TOKEN',
+  'TTL_REFRESH_TOKEN',
+  'TTL_ID_TOKEN',
+  'TTL_AUTH_CODE',
+  'TTL_LOGIN_CONSENT_REQUEST',
+  'OAUTH2_ACCESS_TOKEN_STRATEGY',
+  'OAUTH2_ADMIN_SCOPE',
+  'OAUTH2_SCOPE_STRATEGY',
+  'OIDC_SUBJECT_TYPES',
+  'OIDC_PAIRWISE_SALT',
+  'OIDC_SUPPORTED_SCOPES',
+  'OIDC_SUPPORTED_CLAIMS',
+  'OAUTH2_JANITOR_INTERVAL',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -128,6 +148,34 @@ export function loadConfig(env: Source, version: string): AppConfig {
         iterations: int(read, 'IDENTITY_ARGON2_ITERATIONS', 2, 2, 100),
         parallelism: int(read, 'IDENTITY_ARGON2_PARALLELISM', 1, 1, 16),
       },
+    },
+    cookies: {
+      secure: bool(read, 'COOKIE_SECURE', issuer.startsWith('https:')),
+      sameSite: oneOf(read, 'COOKIE_SAME_SITE', ['lax', 'strict', 'none'] as const, 'lax'),
+    },
+    oauth2: {
+      urls: {
+        login: httpUrl(read, 'URLS_LOGIN', `${issuer}/oauth2/fallbacks/login`),
+        consent: httpUrl(read, 'URLS_CONSENT', `${issuer}/oauth2/fallbacks/consent`),
+        logout: httpUrl(read, 'URLS_LOGOUT', `${issuer}/oauth2/fallbacks/logout`),
+        error: httpUrl(read, 'URLS_ERROR', `${issuer}/oauth2/fallbacks/error`),
+        postLogoutRedirect: httpUrl(read, 'URLS_POST_LOGOUT_REDIRECT', `${issuer}/oauth2/fallbacks/logout/callback`),
+      },
+      ttl: {
+        accessToken: duration(read, 'TTL_ACCESS_TOKEN', 3600),
+        refreshToken: duration(read, 'TTL_REFRESH_TOKEN', 720 * 3600),
+        idToken: duration(read, 'TTL_ID_TOKEN', 3600),
+        authorizationCode: duration(read, 'TTL_AUTH_CODE', 600),
+        loginConsentRequest: duration(read, 'TTL_LOGIN_CONSENT_REQUEST', 1800),
+      },
+      accessTokenStrategy: oneOf(read, 'OAUTH2_ACCESS_TOKEN_STRATEGY', ['opaque', 'jwt'] as const, 'opaque'),
+      adminScope: read('OAUTH2_ADMIN_SCOPE') ?? 'latchkey.admin',
+      scopeStrategy: oneOf(read, 'OAUTH2_SCOPE_STRATEGY', ['wildcard', 'exact'] as const, 'wildcard'),
+      subjectTypes: subjectTypes(read, 'OIDC_SUBJECT_TYPES'),
+      pairwiseSalt: read('OIDC_PAIRWISE_SALT'),
+      supportedScopes: list(read, 'OIDC_SUPPORTED_SCOPES'),
+      supportedClaims: list(read, 'OIDC_SUPPORTED_CLAIMS'),
+      janitorIntervalSeconds: read('OAUTH2_JANITOR_INTERVAL') === undefined ? 3600 : duration(read, 'OAUTH2_JANITOR_INTERVAL', 3600, 0),
     },
   };
 }
@@ -221,6 +269,29 @@ function byteSize(read: Reader, key: Key, fallback: number): number {
   const value = Number(match[1]) * unit;
   if (value < 1024) throw new ConfigError(key, 'must be at least 1kb');
   return value;
+}
+
+const DURATION_UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600 };
+
+/** Seconds, written as `90`, `90s`, `30m` or `720h` (Hydra's `ttl.*` style). */
+function duration(read: Reader, key: Key, fallback: number, min = 1): number {
+  const raw = read(key);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+)([smh]?)$/.exec(raw.trim());
+  const unit = DURATION_UNITS[match?.[2] ?? 'x'];
+  if (match === null || unit === undefined) throw new ConfigError(key, `must be a duration such as 3600, 90s, 30m or 720h, got "${raw}"`);
+  const seconds = Number(match[1]) * unit;
+  if (seconds < min || seconds > 10 * 365 * 86_400) throw new ConfigError(key, `must be between ${min}s and 10 years, got "${raw}"`);
+  return seconds;
+}
+
+function subjectTypes(read: Reader, key: Key): ('public' | 'pairwise')[] {
+  const types = list(read, key);
+  if (types.length === 0) return ['public'];
+  for (const type of types) {
+    if (type !== 'public' && type !== 'pairwise') throw new ConfigError(key, `must list public and/or pairwise, got "${type}"`);
+  }
+  return [...new Set(types as ('public' | 'pairwise')[])];
 }
 
 function parseUrl(key: Key, raw: string): URL {
