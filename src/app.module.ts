@@ -6,6 +6,7 @@ import { RouteAuditService } from './common/auth/route-audit.service.js';
 import { ClientsModule } from './clients/clients.module.js';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { validationError } from './common/errors/validation-error.js';
+import { ConsentModule } from './consent/consent.module.js';
 import { ConfigModule } from './config/config.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -13,6 +14,7 @@ import { HealthModule } from './health/health.module.js';
 import { IdentitiesModule } from './identities/identities.module.js';
 import { KeysModule } from './keys/keys.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { OAuthModule } from './oauth/oauth.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
 import { TuplesModule } from './tuples/tuples.module.js';
 
@@ -32,6 +34,8 @@ export class AppModule {
         KeysModule,
         PoliciesModule,
         IdentitiesModule,
+        ConsentModule,
+        OAuthModule,
         ...extraModules,
       ],
       providers: [
