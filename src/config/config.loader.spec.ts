@@ -257,4 +257,45 @@ describe('loadConfig: relation tuples', () => {
       expect(keyOfError({ [key]: value })).toBe(key);
     });
   });
+  describe('oauth2 and cookies', () => {
+    it('defaults to Hydra lifetimes, fallback pages under the issuer and cookies secure only on https', () => {
+      const config = loadConfig({ ISSUER_URL: 'http://auth.local:4444/' }, '1.0.0');
+      expect(config.oauth2.ttl).toEqual({
+        accessToken: 3600,
+        refreshToken: 720 * 3600,
+        idToken: 3600,
+        authorizationCode: 600,
+        loginConsentRequest: 1800,
+      });
+      expect(config.oauth2.urls.login).toBe('http://auth.local:4444/oauth2/fallbacks/login');
+      expect(config.oauth2.urls.error).toBe('http://auth.local:4444/oauth2/fallbacks/error');
+      expect(config.oauth2.subjectTypes).toEqual(['public']);
+      expect(config.oauth2.accessTokenStrategy).toBe('opaque');
+      expect(config.oauth2.janitorIntervalSeconds).toBe(3600);
+      expect(config.cookies).toEqual({ secure: false, sameSite: 'lax' });
+      expect(loadConfig({ ISSUER_URL: 'https://auth.example.com' }, '1.0.0').cookies.secure).toBe(true);
+    });
+
+    it('reads durations in seconds, minutes and hours', () => {
+      const config = loadConfig({ TTL_ACCESS_TOKEN: '90', TTL_REFRESH_TOKEN: '2h', TTL_AUTH_CODE: '30s', TTL_ID_TOKEN: '5m' }, '1.0.0');
+      expect(config.oauth2.ttl).toMatchObject({ accessToken: 90, refreshToken: 7200, authorizationCode: 30, idToken: 300 });
+      expect(loadConfig({ OAUTH2_JANITOR_INTERVAL: '0' }, '1.0.0').oauth2.janitorIntervalSeconds).toBe(0);
+    });
+
+    it.each([
+      ['TTL_ACCESS_TOKEN', '1d'],
+      ['TTL_ACCESS_TOKEN', '0'],
+      ['TTL_LOGIN_CONSENT_REQUEST', '-5m'],
+      ['OAUTH2_ACCESS_TOKEN_STRATEGY', 'paseto'],
+      ['OIDC_SUBJECT_TYPES', 'public,anonymous'],
+      ['URLS_LOGIN', 'ftp://login.example.com'],
+      ['COOKIE_SAME_SITE', 'sometimes'],
+    ])('refuses %s=%s', (key, value) => {
+      expect(keyOfError({ [key]: value })).toBe(key);
+    });
+
+    it('keeps each subject type once', () => {
+      expect(loadConfig({ OIDC_SUBJECT_TYPES: 'pairwise, public, pairwise' }, '1.0.0').oauth2.subjectTypes).toEqual(['pairwise', 'public']);
+    });
+  });
 });
