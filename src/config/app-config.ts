@@ -19,6 +19,9 @@ export interface AppConfig {
   readonly identities: IdentitiesConfig;
   readonly cookies: CookiesConfig;
   readonly oauth2: OAuth2Config;
+  readonly selfService: SelfServiceConfig;
+  readonly passwordPolicy: PasswordPolicyConfig;
+  readonly courier: CourierConfig;
 }
 
 export interface HttpConfig {
@@ -164,6 +167,88 @@ export interface OAuth2Config {
   readonly supportedClaims: readonly string[];
   /** How often the janitor removes expired tokens, codes and requests; 0 turns the periodic job off. */
   readonly janitorIntervalSeconds: number;
+}
+
+/** Where the browser is sent for each self-service flow (`?flow=<id>`) and for errors (`?error=<id>`). Absolute URLs. */
+export interface SelfServiceUrlsConfig {
+  readonly login: string;
+  readonly registration: string;
+  readonly settings: string;
+  readonly recovery: string;
+  readonly verification: string;
+  readonly error: string;
+}
+
+/** Failed password logins allowed per window before further attempts get a 429; 0 turns a limit off. */
+export interface LoginThrottleConfig {
+  readonly maxFailuresPerIdentifier: number;
+  readonly maxFailuresPerIp: number;
+  readonly windowSeconds: number;
+}
+
+/** Self-service flows and sessions (src/self-service). Durations in seconds. */
+export interface SelfServiceConfig {
+  readonly flowLifespan: number;
+  readonly sessionLifespan: number;
+  /** How recently a session must have authenticated to change the password in a settings flow. */
+  readonly privilegedSessionMaxAge: number;
+  /** How long `GET /sessions/whoami` may answer from its in-process cache; 0 turns the cache off. */
+  readonly sessionCacheTtl: number;
+  /** Where browsers go after a flow when no (allowed) `return_to` was given. */
+  readonly defaultBrowserReturnUrl: string;
+  /** `return_to` must match one of these by scheme, host, port and path prefix (the issuer always counts). */
+  readonly allowedReturnUrls: readonly string[];
+  readonly urls: SelfServiceUrlsConfig;
+  readonly loginThrottle: LoginThrottleConfig;
+}
+
+/** The breached-password check against a Have I Been Pwned range API (k-anonymity: only 5 hex digits of the SHA-1 leave). */
+export interface HaveIBeenPwnedConfig {
+  readonly enabled: boolean;
+  /** Base URL of the range API, without a trailing slash (`{url}/range/{prefix}`). */
+  readonly url: string;
+  /** A password seen in more breaches than this is refused. */
+  readonly maxBreaches: number;
+  /** When the API cannot be reached, accept the password (true) or refuse the request with a 503 (false). */
+  readonly ignoreNetworkErrors: boolean;
+}
+
+/** Rules for passwords set at registration, in settings and after recovery (lengths in Unicode code points). */
+export interface PasswordPolicyConfig {
+  readonly minLength: number;
+  readonly maxLength: number;
+  readonly identifierSimilarityCheck: boolean;
+  readonly haveIBeenPwned: HaveIBeenPwnedConfig;
+}
+
+/** How the courier reaches the SMTP server: parsed from COURIER_SMTP_URL. */
+export interface SmtpConnectionConfig {
+  /** `smtps`: TLS from the first byte; `smtp`: STARTTLS when offered unless `disableStartTls`. */
+  readonly secure: boolean;
+  readonly host: string;
+  readonly port: number;
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  /** `?skip_ssl_verify=true`: accept any server certificate (development only). */
+  readonly skipTlsVerify: boolean;
+  /** `?disable_starttls=true`: never upgrade an smtp:// connection. */
+  readonly disableStartTls: boolean;
+}
+
+/** The e-mail courier (src/self-service/courier). */
+export interface CourierConfig {
+  /** `undefined`: messages are queued and kept, and nothing is sent. */
+  readonly smtp: SmtpConnectionConfig | undefined;
+  readonly fromAddress: string;
+  readonly fromName: string | undefined;
+  /** A folder whose `<template>/email.{subject,body,body.plaintext}.hbs` files replace the built-in ones. */
+  readonly templateOverridePath: string | undefined;
+  /** How often the dispatcher looks for due messages. */
+  readonly dispatchIntervalMs: number;
+  /** Delivery attempts before a message is abandoned. */
+  readonly maxAttempts: number;
+  /** Delay before the first retry; doubles with every further attempt (capped at one hour). */
+  readonly retryBaseDelayMs: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -298,4 +298,57 @@ describe('loadConfig: relation tuples', () => {
       expect(loadConfig({ OIDC_SUBJECT_TYPES: 'pairwise, public, pairwise' }, '1.0.0').oauth2.subjectTypes).toEqual(['pairwise', 'public']);
     });
   });
+
+  describe('self-service', () => {
+    it('has Kratos-like defaults with issuer-relative UI URLs', () => {
+      const config = loadConfig({ ISSUER_URL: 'https://id.example.com' }, '1.0.0').selfService;
+      expect(config).toEqual({
+        flowLifespan: 3600,
+        sessionLifespan: 86_400,
+        privilegedSessionMaxAge: 900,
+        sessionCacheTtl: 30,
+        defaultBrowserReturnUrl: 'https://id.example.com',
+        allowedReturnUrls: [],
+        urls: {
+          login: 'https://id.example.com/ui/login',
+          registration: 'https://id.example.com/ui/registration',
+          settings: 'https://id.example.com/ui/settings',
+          recovery: 'https://id.example.com/ui/recovery',
+          verification: 'https://id.example.com/ui/verification',
+          error: 'https://id.example.com/ui/error',
+        },
+        loginThrottle: { maxFailuresPerIdentifier: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
+      });
+    });
+
+    it('reads durations, the return URL allow-list, the UI URLs and the throttle', () => {
+      const config = loadConfig(
+        {
+          SELFSERVICE_FLOW_LIFESPAN: '10m',
+          SESSION_LIFESPAN: '720h',
+          SESSION_CACHE_TTL: '0',
+          SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE: '5m',
+          SELFSERVICE_ALLOWED_RETURN_URLS: 'https://app.example.com/, https://admin.example.com/cb',
+          URLS_SELFSERVICE_LOGIN_UI: 'https://app.example.com/login',
+          SELFSERVICE_LOGIN_MAX_FAILURES_PER_IP: '0',
+        },
+        '1.0.0',
+      ).selfService;
+      expect(config).toMatchObject({ flowLifespan: 600, sessionLifespan: 2_592_000, sessionCacheTtl: 0, privilegedSessionMaxAge: 300 });
+      expect(config.allowedReturnUrls).toEqual(['https://app.example.com/', 'https://admin.example.com/cb']);
+      expect(config.urls.login).toBe('https://app.example.com/login');
+      expect(config.loginThrottle.maxFailuresPerIp).toBe(0);
+    });
+
+    it.each([
+      ['SELFSERVICE_FLOW_LIFESPAN', '0'],
+      ['SESSION_LIFESPAN', '1d'],
+      ['SELFSERVICE_ALLOWED_RETURN_URLS', 'https://ok.example.com,javascript:alert(1)'],
+      ['SELFSERVICE_ALLOWED_RETURN_URLS', 'https://ok.example.com/?x=1'],
+      ['URLS_SELFSERVICE_ERROR_UI', 'not a url'],
+      ['SELFSERVICE_LOGIN_MAX_FAILURES_PER_IDENTIFIER', '-1'],
+    ])('refuses %s=%s', (key, value) => {
+      expect(keyOfError({ [key]: value })).toBe(key);
+    });
+  });
 });

@@ -3,7 +3,15 @@ import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { sha256Hex } from '../common/crypto/digest.js';
-import type { AppConfig, IdentitySchemaSource, LogLevel, NamespaceConfig, NodeEnv } from './app-config.js';
+import type {
+  AppConfig,
+  IdentitySchemaSource,
+  LogLevel,
+  NamespaceConfig,
+  NodeEnv,
+  PasswordPolicyConfig,
+  SmtpConnectionConfig,
+} from './app-config.js';
 import { ConfigError } from './config.error.js';
 
 type Source = Readonly<Record<string, string | undefined>>;
@@ -67,6 +75,35 @@ const KNOWN_KEYS = [
   'OIDC_SUPPORTED_SCOPES',
   'OIDC_SUPPORTED_CLAIMS',
   'OAUTH2_JANITOR_INTERVAL',
+  'SELFSERVICE_FLOW_LIFESPAN',
+  'SESSION_LIFESPAN',
+  'SESSION_CACHE_TTL',
+  'SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE',
+  'SELFSERVICE_DEFAULT_BROWSER_RETURN_URL',
+  'SELFSERVICE_ALLOWED_RETURN_URLS',
+  'URLS_SELFSERVICE_LOGIN_UI',
+  'URLS_SELFSERVICE_REGISTRATION_UI',
+  'URLS_SELFSERVICE_SETTINGS_UI',
+  'URLS_SELFSERVICE_RECOVERY_UI',
+  'URLS_SELFSERVICE_VERIFICATION_UI',
+  'URLS_SELFSERVICE_ERROR_UI',
+  'SELFSERVICE_LOGIN_MAX_FAILURES_PER_IDENTIFIER',
+  'SELFSERVICE_LOGIN_MAX_FAILURES_PER_IP',
+  'SELFSERVICE_LOGIN_FAILURE_WINDOW',
+  'PASSWORD_MIN_LENGTH',
+  'PASSWORD_MAX_LENGTH',
+  'PASSWORD_IDENTIFIER_SIMILARITY_CHECK',
+  'PASSWORD_HIBP_ENABLED',
+  'PASSWORD_HIBP_URL',
+  'PASSWORD_HIBP_MAX_BREACHES',
+  'PASSWORD_HIBP_IGNORE_NETWORK_ERRORS',
+  'COURIER_SMTP_URL',
+  'COURIER_FROM_ADDRESS',
+  'COURIER_FROM_NAME',
+  'COURIER_TEMPLATE_OVERRIDE_PATH',
+  'COURIER_DISPATCH_INTERVAL_MS',
+  'COURIER_MAX_ATTEMPTS',
+  'COURIER_RETRY_BASE_DELAY_MS',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -177,7 +214,90 @@ export function loadConfig(env: Source, version: string): AppConfig {
       supportedClaims: list(read, 'OIDC_SUPPORTED_CLAIMS'),
       janitorIntervalSeconds: read('OAUTH2_JANITOR_INTERVAL') === undefined ? 3600 : duration(read, 'OAUTH2_JANITOR_INTERVAL', 3600, 0),
     },
+    selfService: {
+      flowLifespan: duration(read, 'SELFSERVICE_FLOW_LIFESPAN', 3600),
+      sessionLifespan: duration(read, 'SESSION_LIFESPAN', 24 * 3600),
+      privilegedSessionMaxAge: duration(read, 'SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE', 15 * 60),
+      sessionCacheTtl: duration(read, 'SESSION_CACHE_TTL', 30, 0),
+      defaultBrowserReturnUrl: httpUrl(read, 'SELFSERVICE_DEFAULT_BROWSER_RETURN_URL', `${issuer}/`),
+      allowedReturnUrls: urlList(read, 'SELFSERVICE_ALLOWED_RETURN_URLS'),
+      // No built-in self-service pages yet: the defaults are where the ui context will serve them.
+      urls: {
+        login: httpUrl(read, 'URLS_SELFSERVICE_LOGIN_UI', `${issuer}/ui/login`),
+        registration: httpUrl(read, 'URLS_SELFSERVICE_REGISTRATION_UI', `${issuer}/ui/registration`),
+        settings: httpUrl(read, 'URLS_SELFSERVICE_SETTINGS_UI', `${issuer}/ui/settings`),
+        recovery: httpUrl(read, 'URLS_SELFSERVICE_RECOVERY_UI', `${issuer}/ui/recovery`),
+        verification: httpUrl(read, 'URLS_SELFSERVICE_VERIFICATION_UI', `${issuer}/ui/verification`),
+        error: httpUrl(read, 'URLS_SELFSERVICE_ERROR_UI', `${issuer}/ui/error`),
+      },
+      loginThrottle: {
+        maxFailuresPerIdentifier: int(read, 'SELFSERVICE_LOGIN_MAX_FAILURES_PER_IDENTIFIER', 10, 0, 1_000_000),
+        maxFailuresPerIp: int(read, 'SELFSERVICE_LOGIN_MAX_FAILURES_PER_IP', 100, 0, 1_000_000),
+        windowSeconds: duration(read, 'SELFSERVICE_LOGIN_FAILURE_WINDOW', 15 * 60),
+      },
+    },
+    passwordPolicy: passwordPolicy(read),
+    courier: {
+      smtp: smtpConnection(read, 'COURIER_SMTP_URL'),
+      fromAddress: emailAddress(read, 'COURIER_FROM_ADDRESS', `no-reply@${new URL(issuer).hostname}`),
+      fromName: read('COURIER_FROM_NAME'),
+      templateOverridePath: read('COURIER_TEMPLATE_OVERRIDE_PATH'),
+      dispatchIntervalMs: int(read, 'COURIER_DISPATCH_INTERVAL_MS', 1000, 10, 3_600_000),
+      maxAttempts: int(read, 'COURIER_MAX_ATTEMPTS', 5, 1, 100),
+      retryBaseDelayMs: int(read, 'COURIER_RETRY_BASE_DELAY_MS', 5000, 10, 3_600_000),
+    },
   };
+}
+
+/** Kratos' defaults (8 characters, similarity check on) plus a generous maximum: we hash with argon2id, not bcrypt. */
+function passwordPolicy(read: Reader): PasswordPolicyConfig {
+  const minLength = int(read, 'PASSWORD_MIN_LENGTH', 8, 6, 1024);
+  const maxLength = int(read, 'PASSWORD_MAX_LENGTH', 1024, 64, 4096);
+  if (maxLength < minLength) throw new ConfigError('PASSWORD_MAX_LENGTH', `must be at least PASSWORD_MIN_LENGTH (${minLength})`);
+  return {
+    minLength,
+    maxLength,
+    identifierSimilarityCheck: bool(read, 'PASSWORD_IDENTIFIER_SIMILARITY_CHECK', true),
+    haveIBeenPwned: {
+      enabled: bool(read, 'PASSWORD_HIBP_ENABLED', false),
+      url: httpUrl(read, 'PASSWORD_HIBP_URL', 'https://api.pwnedpasswords.com'),
+      maxBreaches: int(read, 'PASSWORD_HIBP_MAX_BREACHES', 0, 0, 1_000_000_000),
+      ignoreNetworkErrors: bool(read, 'PASSWORD_HIBP_IGNORE_NETWORK_ERRORS', true),
+    },
+  };
+}
+
+/** `smtp://user:pass@host:587/` or `smtps://…:465/`, with Kratos' `skip_ssl_verify` and `disable_starttls` query flags. */
+function smtpConnection(read: Reader, key: Key): SmtpConnectionConfig | undefined {
+  const raw = read(key);
+  if (raw === undefined) return undefined;
+  const url = parseUrl(key, raw);
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError(key, 'must be an smtp:// or smtps:// URL');
+  if (url.hostname === '') throw new ConfigError(key, 'must name a host');
+  const flags = new Map<string, boolean>();
+  for (const [name, value] of url.searchParams) {
+    if (name !== 'skip_ssl_verify' && name !== 'disable_starttls') throw new ConfigError(key, `unknown query parameter "${name}"`);
+    if (value !== 'true' && value !== 'false') throw new ConfigError(key, `${name} must be true or false`);
+    flags.set(name, value === 'true');
+  }
+  const secure = url.protocol === 'smtps:';
+  return {
+    secure,
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),
+    username: url.username === '' ? undefined : decodeURIComponent(url.username),
+    password: url.password === '' ? undefined : decodeURIComponent(url.password),
+    skipTlsVerify: flags.get('skip_ssl_verify') ?? false,
+    disableStartTls: flags.get('disable_starttls') ?? false,
+  };
+}
+
+/** A bare address (`name@host`), as the envelope sender needs it; the display name is COURIER_FROM_NAME. */
+function emailAddress(read: Reader, key: Key, fallback: string): string {
+  const value = read(key) ?? fallback;
+  if (!/^[^\s@<>",]+@[^\s@<>",]+$/.test(value))
+    throw new ConfigError(key, `must be an e-mail address such as no-reply@example.com, got "${value}"`);
+  return value;
 }
 
 function pickKnown(env: Source): Record<string, string | undefined> {
@@ -308,6 +428,16 @@ function httpUrl(read: Reader, key: Key, fallback: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(key, 'must be an http or https URL');
   if (url.search !== '' || url.hash !== '') throw new ConfigError(key, 'must not carry a query or a fragment');
   return url.href.replace(/\/+$/, '');
+}
+
+/** A comma-separated list of http(s) URLs (no query or fragment), e.g. SELFSERVICE_ALLOWED_RETURN_URLS. */
+function urlList(read: Reader, key: Key): string[] {
+  return list(read, key).map((raw) => {
+    const url = parseUrl(key, raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(key, `"${raw}" must be an http or https URL`);
+    if (url.search !== '' || url.hash !== '') throw new ConfigError(key, `"${raw}" must not carry a query or a fragment`);
+    return url.href;
+  });
 }
 
 function postgresUrl(read: Reader, key: Key): string | undefined {
