@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AddressTokensRepository } from './address-tokens.repository.js';
+import { AddressTokensService } from './address-tokens.service.js';
 import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.entity.js';
 import { IdentitiesAdminController } from './identities-admin.controller.js';
 import { IdentitiesRepository } from './identities.repository.js';
@@ -15,6 +17,8 @@ import { SchemasPublicController } from './schemas-public.controller.js';
   imports: [TypeOrmModule.forFeature([IdentityRecoveryTokenEntity])],
   controllers: [IdentitiesAdminController, RecoveryLinksAdminController, SchemasPublicController],
   providers: [
+    AddressTokensService,
+    AddressTokensRepository,
     IdentitiesService,
     IdentitiesRepository,
     IdentitySchemaRegistry,
@@ -22,6 +26,6 @@ import { SchemasPublicController } from './schemas-public.controller.js';
     RecoveryLinksService,
     RecoveryTokensRepository,
   ],
-  exports: [IdentitiesService],
+  exports: [IdentitiesService, AddressTokensService],
 })
 export class IdentitiesModule {}

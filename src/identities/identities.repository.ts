@@ -14,6 +14,7 @@ import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js'
 
 const UNIQUE_VIOLATION = '23505';
 const LOCK_NOT_AVAILABLE = '55P03';
+const FOREIGN_KEY_VIOLATION = '23503';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PASSWORD = 'password';
 
@@ -29,6 +30,13 @@ export interface IdentityWrite {
   readonly schemaId: string;
   readonly traits: Record<string, unknown>;
   readonly derived: DerivedTraits;
+}
+
+/** A password credential found by login identifier (see `findPasswordCredential`). */
+export interface PasswordCredential {
+  readonly identityId: string;
+  /** PHC argon2 or bcrypt string; undefined when the identity has identifiers but no password. */
+  readonly hashedPassword: string | undefined;
 }
 
 /**
@@ -126,6 +134,38 @@ export class IdentitiesRepository {
   /** Removes the identity and, by ON DELETE CASCADE, everything that hangs off it. Absent is fine. */
   async delete(id: string): Promise<void> {
     if (UUID.test(id)) await this.dataSource.manager.delete(IdentityEntity, { id });
+  }
+
+  /** One indexed lookup: identifier (already normalized) -> identity and password hash. */
+  async findPasswordCredential(identifier: string): Promise<PasswordCredential | undefined> {
+    const rows: { identity_id: string; hashed_password: string | null }[] = await this.dataSource.query(
+      `SELECT i.identity_id, c.config ->> 'hashed_password' AS hashed_password
+         FROM identity_credential_identifiers i
+         LEFT JOIN identity_credentials c ON c.identity_id = i.identity_id AND c.type = i.type
+        WHERE i.type = $1 AND i.identifier = $2`,
+      [PASSWORD, identifier],
+    );
+    const [row] = rows;
+    if (row === undefined) return undefined;
+    return { identityId: row.identity_id, hashedPassword: row.hashed_password ?? undefined };
+  }
+
+  /** Creates or replaces the password credential of an identity; 404 when the identity is gone. */
+  async setPassword(identityId: string, hashedPassword: string): Promise<void> {
+    if (!UUID.test(identityId)) throw IdentitiesError.notFound();
+    const now = new Date();
+    try {
+      await this.dataSource.query(
+        `INSERT INTO identity_credentials (id, identity_id, type, config, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $5)
+         ON CONFLICT (identity_id, type) DO UPDATE SET config = EXCLUDED.config, updated_at = EXCLUDED.updated_at`,
+        [randomUUID(), identityId, PASSWORD, JSON.stringify({ hashed_password: hashedPassword }), now],
+      );
+    } catch (error) {
+      const driver = error instanceof QueryFailedError ? (error.driverError as { code?: unknown }) : undefined;
+      if (driver?.code === FOREIGN_KEY_VIOLATION) throw IdentitiesError.notFound();
+      throw error;
+    }
   }
 
   private async writing<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

@@ -1,13 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import type { NumberedPage } from '../common/pagination/numbered-page.js';
+import { ChangeNotifier } from '../database/change-notifier.js';
 import type { CreateIdentityDto } from './dto/create-identity.dto.js';
 import type { UpdateIdentityDto } from './dto/update-identity.dto.js';
-import { IdentitiesRepository } from './identities.repository.js';
+import { IdentitiesRepository, type PasswordCredential } from './identities.repository.js';
 import { parseIdentityListFilter } from './identity-list-filter.js';
 import type { IdentityRecord } from './identity-record.js';
 import { PasswordImport } from './password-import.js';
+import { normalizeIdentifier } from './schemas/identifier-normalization.js';
 import type { IdentitySchema } from './schemas/identity-schema.js';
 import { IdentitySchemaRegistry } from './schemas/identity-schema-registry.js';
+
+/**
+ * ChangeNotifier topic announced (key = identity id) after an identity's traits or addresses changed or
+ * the identity was deleted, so that caches holding identities (the whoami cache) drop them everywhere.
+ */
+export const IDENTITIES_CHANGED_TOPIC = 'identities';
+
+/** What a set of traits means under a schema, without writing anything (see `describeTraits`). */
+export interface TraitsDescription {
+  readonly schemaId: string;
+  /** Password login identifiers, normalized (lower case, NFC). */
+  readonly identifiers: readonly string[];
+  /** Recovery and verifiable addresses, `via:value`. */
+  readonly addresses: readonly string[];
+}
 
 /** The identities context's API: create, read, list, replace and delete identities. Throws IdentitiesError. */
 @Injectable()
@@ -16,6 +33,7 @@ export class IdentitiesService {
     private readonly repository: IdentitiesRepository,
     private readonly schemas: IdentitySchemaRegistry,
     private readonly passwords: PasswordImport,
+    private readonly notifier: ChangeNotifier,
   ) {}
 
   /** Validates the traits, derives identifiers and addresses, and stores everything in one transaction. */
@@ -38,16 +56,68 @@ export class IdentitiesService {
   }
 
   /** Full replace of schema and traits; an empty schema_id keeps the current schema. Credentials stay. */
-  replace(id: string, body: UpdateIdentityDto): Promise<IdentityRecord> {
-    return this.repository.replace(id, (current) => {
+  async replace(id: string, body: UpdateIdentityDto): Promise<IdentityRecord> {
+    const record = await this.repository.replace(id, (current) => {
       const schema: IdentitySchema = this.schemas.resolve(
         body.schema_id === undefined || body.schema_id === '' ? current.schemaId : body.schema_id,
       );
       return { schemaId: schema.id, traits: body.traits, derived: schema.validate(body.traits) };
     });
+    await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
+    return record;
   }
 
-  delete(id: string): Promise<void> {
-    return this.repository.delete(id);
+  /** Deletes the identity and, by cascade, its credentials, addresses and self-service sessions. */
+  async delete(id: string): Promise<void> {
+    await this.repository.delete(id);
+    await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
+  }
+
+  // --- For the self-service context (login, registration, settings). ---
+
+  /**
+   * Validates traits against a schema (absent/empty id = the default schema) and says which login
+   * identifiers and addresses they carry. Throws `invalid_traits` / `unknown_schema` like a create.
+   */
+  describeTraits(schemaId: string | undefined, traits: Record<string, unknown>): TraitsDescription {
+    const schema = this.schemas.resolve(schemaId);
+    const derived = schema.validate(traits);
+    return {
+      schemaId: schema.id,
+      identifiers: derived.identifiers.map((entry) => entry.identifier),
+      addresses: [...derived.verifiableAddresses, ...derived.recoveryAddresses].map((address) => `${address.via}:${address.value}`),
+    };
+  }
+
+  /** The identity's schema document (for building forms from it); the default schema when absent. */
+  schemaDocument(schemaId: string | undefined): Readonly<Record<string, unknown>> {
+    return this.schemas.resolve(schemaId).document;
+  }
+
+  /**
+   * The password credential of the identity owning a login identifier (normalized here), or undefined.
+   * `hashedPassword` is undefined for an identity created without a password.
+   */
+  findPasswordCredential(identifier: string): Promise<PasswordCredential | undefined> {
+    return this.repository.findPasswordCredential(normalizeIdentifier(identifier));
+  }
+
+  /** Creates an identity with a password (hashed with argon2id here): self-service registration. */
+  createWithPassword(schemaId: string | undefined, traits: Record<string, unknown>, password: string): Promise<IdentityRecord> {
+    return this.create({ schema_id: schemaId, traits, credentials: { password: { config: { password } } } });
+  }
+
+  /** Replaces the traits, keeping the schema (settings `profile`). */
+  updateTraits(id: string, traits: Record<string, unknown>): Promise<IdentityRecord> {
+    return this.replace(id, { traits });
+  }
+
+  /**
+   * Sets the password (hashed with argon2id here), creating the password credential if missing:
+   * settings `password`, and the re-hash of an imported bcrypt hash after a successful login.
+   */
+  async updatePassword(id: string, password: string): Promise<void> {
+    const hashed = await this.passwords.hashedPassword({ password });
+    await this.repository.setPassword(id, hashed);
   }
 }

@@ -1,10 +1,11 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { CreateRecoveryLinkDto } from './dto/create-recovery-link.dto.js';
 import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.entity.js';
 import { IdentitiesError } from './identities.errors.js';
 import { IdentitiesRepository } from './identities.repository.js';
+import { linkTokenHmac, newLinkToken } from './link-token.js';
 import { recoveryLinkLifetimeMs } from './recovery-link-lifetime.js';
 import { RecoveryTokensRepository } from './recovery-tokens.repository.js';
 
@@ -40,13 +41,13 @@ export class RecoveryLinksService {
     const [address] = record.recoveryAddresses;
     if (address === undefined) throw IdentitiesError.noRecoveryAddress();
 
-    const token = randomBytes(32).toString('base64url');
+    const token = newLinkToken();
     const now = new Date();
     const entity = Object.assign(new IdentityRecoveryTokenEntity(), {
       id: randomUUID(),
       identityId: record.identity.id,
       recoveryAddressId: address.id,
-      tokenHmac: createHmac('sha256', this.secret).update(token, 'utf8').digest('hex'),
+      tokenHmac: linkTokenHmac(this.secret, token),
       flowId: randomUUID(),
       expiresAt: new Date(now.getTime() + lifetimeMs),
       usedAt: null,

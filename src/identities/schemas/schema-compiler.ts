@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { ExtensionHit, TraitsValidator } from './identity-schema.js';
 import { KRATOS_EXTENSION_KEYWORD, KRATOS_EXTENSION_META_SCHEMA, type KratosExtensionConfig } from './kratos-extension.js';
+import { isEmailAddress } from './email-address.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module object.
 const formatsPlugin = formatsModule.default;
@@ -12,15 +13,6 @@ const formatsPlugin = formatsModule.default;
 const INTERNAL_KEYWORD = 'x-ory-sh-kratos';
 /** Keywords whose members are names chosen by the schema author, not keywords. */
 const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
-
-/**
- * `email` and `idn-email`: ajv-formats' `email` is ASCII-only, which would refuse internationalised
- * addresses (RFC 6531) such as `zoë@example.com` in NFC or NFD. A pragmatic check: a local part of
- * letters, marks, digits and the RFC 5322 atom specials, and a dotted domain of letters, marks, digits
- * and hyphens.
- */
-const EMAIL =
-  /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+)*@(?:[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?\.)+[\p{L}\p{M}\p{N}]{2,63}$/u;
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
@@ -77,7 +69,7 @@ export class SchemaCompiler {
 
   /** Whether a string passes the `email` format (for addresses marked `via: email`). */
   isEmail(value: string): boolean {
-    return value.length <= 320 && EMAIL.test(value);
+    return isEmailAddress(value);
   }
 
   private prepare<T extends Ajv>(ajv: T): T {

@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { IdentityRecoveryAddressEntity } from './entities/identity-recovery-address.entity.js';
+import { IdentityVerifiableAddressEntity } from './entities/identity-verifiable-address.entity.js';
+import { IdentityVerificationTokenEntity } from './entities/identity-verification-token.entity.js';
+import { IdentitiesError } from './identities.errors.js';
+
+/** An address found by value: whose it is. */
+export interface AddressOwner {
+  readonly identityId: string;
+  readonly addressId: string;
+}
+
+/** A link token that was just used up. */
+export interface RedeemedToken {
+  readonly identityId: string;
+  readonly addressId: string;
+  readonly expiresAt: Date;
+  /** Past `expiresAt` when it was redeemed: used up, but it granted nothing. */
+  readonly expired: boolean;
+}
+
+interface RedeemedRow {
+  identity_id: string;
+  address_id: string;
+  expires_at: Date;
+}
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** Verified addresses get this status (Kratos' `completed`); new ones start `pending`. */
+const VERIFIED_STATUS = 'completed';
+
+/**
+ * Addresses looked up by value and the link tokens sent to them (`identity_recovery_tokens`,
+ * `identity_verification_tokens`). A token is redeemed by one conditional UPDATE, so two requests
+ * racing with the same link cannot both succeed.
+ */
+@Injectable()
+export class AddressTokensRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findRecoveryAddress(via: string, value: string): Promise<AddressOwner | undefined> {
+    const row = await this.dataSource.manager.findOne(IdentityRecoveryAddressEntity, { where: { via, value } });
+    return row === null ? undefined : { identityId: row.identityId, addressId: row.id };
+  }
+
+  async findVerifiableAddress(via: string, value: string): Promise<AddressOwner | undefined> {
+    const row = await this.dataSource.manager.findOne(IdentityVerifiableAddressEntity, { where: { via, value } });
+    return row === null ? undefined : { identityId: row.identityId, addressId: row.id };
+  }
+
+  /**
+   * Marks the unused recovery token with one of these HMACs, issued for that flow, as used. Undefined
+   * when there is none (unknown, used, or issued for another flow). Expiry is the caller's to judge.
+   */
+  async redeemRecoveryToken(hmacs: readonly string[], flowId: string): Promise<RedeemedToken | undefined> {
+    const [rows]: [RedeemedRow[], number] = await this.dataSource.query(
+      `UPDATE identity_recovery_tokens SET used_at = now()
+        WHERE token_hmac = ANY($1) AND flow_id = $2 AND used_at IS NULL
+      RETURNING identity_id, recovery_address_id AS address_id, expires_at`,
+      [hmacs, flowId],
+    );
+    return redeemed(rows, new Date());
+  }
+
+  /** The identity or its address deleted meanwhile is the same as never having existed: 404. */
+  async insertVerificationToken(token: IdentityVerificationTokenEntity): Promise<void> {
+    try {
+      await this.dataSource.manager.insert(IdentityVerificationTokenEntity, token);
+    } catch (error) {
+      const code = error instanceof QueryFailedError ? (error.driverError as { code?: unknown }).code : undefined;
+      if (code === FOREIGN_KEY_VIOLATION) throw IdentitiesError.notFound();
+      throw error;
+    }
+  }
+
+  /**
+   * Like `redeemRecoveryToken`, and in the same transaction marks the address verified when the token
+   * has not expired (`verified`, `verified_at`, status `completed`).
+   */
+  async redeemVerificationToken(hmacs: readonly string[], flowId: string): Promise<RedeemedToken | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const [rows]: [RedeemedRow[], number] = await manager.query(
+        `UPDATE identity_verification_tokens SET used_at = now()
+          WHERE token_hmac = ANY($1) AND flow_id = $2 AND used_at IS NULL
+        RETURNING identity_id, verifiable_address_id AS address_id, expires_at`,
+        [hmacs, flowId],
+      );
+      const now = new Date();
+      const token = redeemed(rows, now);
+      if (token !== undefined && !token.expired) {
+        await manager.update(
+          IdentityVerifiableAddressEntity,
+          { id: token.addressId },
+          { verified: true, verifiedAt: now, status: VERIFIED_STATUS, updatedAt: now },
+        );
+      }
+      return token;
+    });
+  }
+}
+
+function redeemed(rows: readonly RedeemedRow[], now: Date): RedeemedToken | undefined {
+  const [row] = rows;
+  if (row === undefined) return undefined;
+  const expiresAt = new Date(row.expires_at);
+  return { identityId: row.identity_id, addressId: row.address_id, expiresAt, expired: expiresAt.getTime() <= now.getTime() };
+}
