@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { AuthorizationContext, BrowserState, ConsentStep, CookieInstruction } from './authorization-context.js';
+import { ChallengeSealer } from './challenge-sealer.js';
+import { clearCookie, CONSENT_CSRF_COOKIE, setCookie } from './consent-cookies.js';
+import { ConsentError } from './consent.errors.js';
+import { ConsentRequestsRepository } from './consent-requests.repository.js';
+import { ConsentRequestEntity } from './entities/consent-request.entity.js';
+import type { LoginRequestEntity } from './entities/login-request.entity.js';
+import { asJsonObject } from './entities/stored-oidc-context.js';
+import { consentMayBeSkipped, decideConsentSkip, flowExpired, sameAuthorizationRequest } from './flow-decisions.js';
+import { digestOf, matchesDigest, newFlowSecret } from './flow-secrets.js';
+import { toRejection } from './rejection.js';
+
+/**
+ * The consent half of the hand-off: after a redeemed login, a consent request for the consent app
+ * (skip when a remembered consent covers the request); then the consent verifier, which yields the grant.
+ */
+@Injectable()
+export class ConsentHandOff {
+  private readonly ttlSeconds: number;
+  private readonly consentUrl: string;
+  private readonly scopeStrategy: 'wildcard' | 'exact';
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly consents: ConsentRequestsRepository,
+    private readonly sealer: ChallengeSealer,
+  ) {
+    this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
+    this.consentUrl = config.oauth2.urls.consent;
+    this.scopeStrategy = config.oauth2.scopeStrategy;
+  }
+
+  /** The login is done: a consent request, and the browser goes to the consent app. */
+  async request(context: AuthorizationContext, login: LoginRequestEntity, cookies: readonly CookieInstruction[]): Promise<ConsentStep> {
+    const now = new Date();
+    const skippable = consentMayBeSkipped(context.client, context.redirectUri);
+    const remembered =
+      skippable && !context.prompt.has('consent') ? await this.consents.findRemembered(login.subject, context.client.id, now) : [];
+    const skip = decideConsentSkip(context, skippable, remembered, this.scopeStrategy);
+
+    const id = randomUUID();
+    const challenge = newFlowSecret();
+    const csrf = newFlowSecret();
+    await this.consents.insert(
+      Object.assign(new ConsentRequestEntity(), {
+        id,
+        challengeHash: digestOf(challenge),
+        challengeSealed: this.sealer.seal(challenge, 'consent', id),
+        verifierHash: null,
+        csrfHash: digestOf(csrf),
+        clientId: context.client.id,
+        subject: login.subject,
+        forceSubjectIdentifier: login.forceSubjectIdentifier,
+        requestUrl: context.requestUrl,
+        requestedScope: [...context.requestedScope],
+        requestedAudience: [...context.requestedAudience],
+        oidcContext: context.oidcContext,
+        skip,
+        acr: login.acr,
+        amr: login.amr,
+        context: login.context,
+        loginRequestId: login.id,
+        loginChallengeSealed: login.challengeSealed,
+        loginSessionId: login.loginSessionId,
+        requestedAt: login.requestedAt,
+        authenticatedAt: login.authenticatedAt ?? now,
+        handledAt: null,
+        grantedScope: [],
+        grantedAudience: [],
+        remember: false,
+        rememberFor: 0,
+        sessionAccessToken: {},
+        sessionIdToken: {},
+        error: null,
+        wasUsed: false,
+      } satisfies ConsentRequestEntity),
+    );
+    const location = new URL(this.consentUrl);
+    location.searchParams.set('consent_challenge', challenge);
+    return {
+      kind: 'redirect',
+      location: location.toString(),
+      cookies: [...cookies, setCookie(CONSENT_CSRF_COOKIE, csrf, this.ttlSeconds)],
+    };
+  }
+
+  /** The browser is back with a consent verifier: redeem it (once) and hand over what was granted. */
+  async verify(context: AuthorizationContext, browser: BrowserState, verifier: string): Promise<ConsentStep> {
+    const consent = await this.consents.redeem(digestOf(verifier));
+    if (consent === null) throw ConsentError.accessDenied('consent');
+    if (!matchesDigest(browser.cookies[CONSENT_CSRF_COOKIE], consent.csrfHash)) throw ConsentError.csrf('consent');
+    if (flowExpired(consent.requestedAt, this.ttlSeconds, new Date())) throw ConsentError.expired('consent');
+    if (consent.clientId !== context.client.id || !sameAuthorizationRequest(consent.requestUrl, context.requestUrl)) {
+      throw ConsentError.invalidRequest('The consent verifier belongs to another authorization request.');
+    }
+    if (consent.error !== null) throw ConsentError.rejected(toRejection(consent.error));
+    return {
+      kind: 'granted',
+      grant: {
+        id: consent.id,
+        subject: consent.subject,
+        forcedSubjectIdentifier: consent.forceSubjectIdentifier,
+        grantedScope: consent.grantedScope,
+        grantedAudience: consent.grantedAudience,
+        accessTokenClaims: asJsonObject(consent.sessionAccessToken),
+        idTokenClaims: asJsonObject(consent.sessionIdToken),
+        authTime: consent.authenticatedAt,
+        requestedAt: consent.requestedAt,
+        acr: consent.acr,
+        amr: consent.amr,
+        loginSessionId: consent.loginSessionId ?? '',
+      },
+      cookies: [clearCookie(CONSENT_CSRF_COOKIE)],
+    };
+  }
+}

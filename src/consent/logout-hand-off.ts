@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { CookieInstruction } from './authorization-context.js';
+import { clearCookie, LOGIN_SESSION_COOKIE } from './consent-cookies.js';
+import { ConsentError } from './consent.errors.js';
+import { LogoutRequestEntity } from './entities/logout-request.entity.js';
+import { flowExpired } from './flow-decisions.js';
+import { digestOf, newFlowSecret } from './flow-secrets.js';
+import { LoginSessionsRepository } from './login-sessions.repository.js';
+import { LogoutRequestsRepository } from './logout-requests.repository.js';
+
+/** A logout the logout endpoint has checked (id_token_hint, post_logout_redirect_uri, state). */
+export interface LogoutInitiation {
+  /** The logout URL as the browser called it (shown to the logout app as `request_url`). */
+  readonly requestUrl: string;
+  /** The browser's `oauth2_authentication_session` cookie: how an OP-initiated logout finds the session. */
+  readonly sessionCookie: string | undefined;
+  /** The `sid` of a verified id_token_hint: an RP-initiated logout of that login session. */
+  readonly hintedSessionId: string | undefined;
+  /** Where the browser ends up: the checked post_logout_redirect_uri (with state), or the default. */
+  readonly postLogoutRedirectUri: string;
+}
+
+/** Where to send the browser, and the cookies to set on the way. */
+export interface LogoutStep {
+  readonly location: string;
+  readonly cookies: readonly CookieInstruction[];
+}
+
+/**
+ * Logout (Hydra's issueLogoutVerifier / completeLogout): a logout request for the logout app when
+ * there is a remembered session to end, then the verifier, which ends it.
+ */
+@Injectable()
+export class LogoutHandOff {
+  private readonly ttlSeconds: number;
+  private readonly logoutUrl: string;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly requests: LogoutRequestsRepository,
+    private readonly sessions: LoginSessionsRepository,
+  ) {
+    this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
+    this.logoutUrl = config.oauth2.urls.logout;
+  }
+
+  /** No session to end (never was, or ended already): straight to the post-logout redirect. */
+  async start(initiation: LogoutInitiation): Promise<LogoutStep> {
+    const now = new Date();
+    const cookie = initiation.sessionCookie ?? '';
+    const session =
+      initiation.hintedSessionId !== undefined
+        ? await this.sessions.findRememberedById(initiation.hintedSessionId, now)
+        : cookie === ''
+          ? null
+          : await this.sessions.findRememberedByToken(digestOf(cookie), now);
+    if (session === null) return { location: initiation.postLogoutRedirectUri, cookies: [] };
+
+    const challenge = newFlowSecret();
+    await this.requests.insert(
+      Object.assign(new LogoutRequestEntity(), {
+        id: randomUUID(),
+        challengeHash: digestOf(challenge),
+        verifierHash: null,
+        subject: session.subject,
+        sessionId: session.id,
+        requestUrl: initiation.requestUrl,
+        rpInitiated: initiation.hintedSessionId !== undefined,
+        postLogoutRedirectUri: initiation.postLogoutRedirectUri,
+        accepted: false,
+        rejected: false,
+        wasUsed: false,
+        requestedAt: now,
+      } satisfies LogoutRequestEntity),
+    );
+    const location = new URL(this.logoutUrl);
+    location.searchParams.set('logout_challenge', challenge);
+    return { location: location.toString(), cookies: [] };
+  }
+
+  /**
+   * The logout app accepted and the browser is back with the verifier: end the login session and
+   * clear its cookie. An OP-initiated logout whose browser meanwhile lost the session, or holds
+   * another subject's, ends nothing (Hydra: the cookie changed in between, so the old one is unknown).
+   */
+  async complete(verifier: string, sessionCookie: string | undefined): Promise<LogoutStep> {
+    const now = new Date();
+    const request = await this.requests.redeem(digestOf(verifier));
+    if (request === null) throw ConsentError.accessDenied('logout');
+    if (flowExpired(request.requestedAt, this.ttlSeconds, now)) throw ConsentError.expired('logout');
+    if (!request.rpInitiated) {
+      const cookie = sessionCookie ?? '';
+      const current = cookie === '' ? null : await this.sessions.findRememberedByToken(digestOf(cookie), now);
+      if (current === null || current.subject !== request.subject) return { location: request.postLogoutRedirectUri, cookies: [] };
+    }
+    await this.sessions.deleteById(request.sessionId);
+    return { location: request.postLogoutRedirectUri, cookies: [clearCookie(LOGIN_SESSION_COOKIE)] };
+  }
+}

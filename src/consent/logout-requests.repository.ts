@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { LogoutRequestEntity } from './entities/logout-request.entity.js';
+
+/** The `oauth2_logout_requests` table. */
+@Injectable()
+export class LogoutRequestsRepository {
+  constructor(@InjectRepository(LogoutRequestEntity) private readonly rows: Repository<LogoutRequestEntity>) {}
+
+  async insert(request: LogoutRequestEntity): Promise<void> {
+    await this.rows.insert(request);
+  }
+
+  findByChallengeHash(challengeHash: string): Promise<LogoutRequestEntity | null> {
+    return this.rows.findOneBy({ challengeHash });
+  }
+
+  /** Accepts (again: a new verifier replaces the old one) unless used or rejected meanwhile. */
+  async accept(id: string, verifierHash: string): Promise<boolean> {
+    const result = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ accepted: true, verifierHash })
+      .where('id = :id AND was_used = false AND rejected = false', { id })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** Rejects unless used meanwhile; a rejected request can no longer be read or redeemed. */
+  async reject(id: string): Promise<boolean> {
+    const result = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ rejected: true, verifierHash: null })
+      .where('id = :id AND was_used = false', { id })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** Redeems an accepted request's verifier once (see LoginRequestsRepository.redeem). */
+  async redeem(verifierHash: string): Promise<LogoutRequestEntity | null> {
+    const result = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ wasUsed: true })
+      .where('verifier_hash = :verifierHash AND was_used = false AND accepted = true AND rejected = false', { verifierHash })
+      .execute();
+    if (result.affected !== 1) return null;
+    return this.rows.findOneBy({ verifierHash });
+  }
+
+  async deleteRequestedBefore(cutoff: Date): Promise<number> {
+    const result = await this.rows.createQueryBuilder().delete().where('requested_at < :cutoff', { cutoff }).execute();
+    return result.affected ?? 0;
+  }
+}

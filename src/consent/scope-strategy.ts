@@ -1,0 +1,27 @@
+/**
+ * Whether a granted scope list allows one scope, under `OAUTH2_SCOPE_STRATEGY`:
+ * - `exact`: the scope is in the list;
+ * - `wildcard` (fosite's WildcardScopeStrategy, Hydra's default): a granted `a.*` allows `a.b` and
+ *   `a.b.c`, a `*` segment in the middle matches any one non-empty segment, otherwise segments must
+ *   be equal and the lengths must agree.
+ */
+export function scopeAllowed(strategy: 'wildcard' | 'exact', granted: readonly string[], scope: string): boolean {
+  if (strategy === 'exact') return granted.includes(scope);
+  const needle = scope.split('.');
+  return granted.some((matcher) => wildcardMatches(matcher.split('.'), needle));
+}
+
+/** Whether every requested scope is allowed by the granted ones. */
+export function scopesCovered(strategy: 'wildcard' | 'exact', granted: readonly string[], requested: readonly string[]): boolean {
+  return requested.every((scope) => scopeAllowed(strategy, granted, scope));
+}
+
+function wildcardMatches(matcher: readonly string[], needle: readonly string[]): boolean {
+  if (matcher.length > needle.length) return false;
+  return matcher.every((part, index) => {
+    const other = needle[index]!;
+    const last = index === matcher.length - 1;
+    if (last && matcher.length !== needle.length) return part === '*' && other !== '';
+    return part === '*' ? other !== '' : part === other;
+  });
+}
