@@ -3,14 +3,26 @@ import { CreateKeys1763800001000 } from '../../migrations/1763800001000-create-k
 import { CreateRelationTuples1763800002000 } from '../../migrations/1763800002000-create-relation-tuples.js';
 import { CreateAcpPolicies1763800003000 } from '../../migrations/1763800003000-create-acp-policies.js';
 import { CreateIdentities1763800004000 } from '../../migrations/1763800004000-create-identities.js';
+import { CreateConsent1763800005000 } from '../../migrations/1763800005000-create-consent.js';
+import { CreateOAuth2Tokens1763800006000 } from '../../migrations/1763800006000-create-oauth2-tokens.js';
+import { CreateIdentityVerificationTokens1763800008100 } from '../../migrations/1763800008100-create-identity-verification-tokens.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
+import { ConsentRequestEntity } from '../consent/entities/consent-request.entity.js';
+import { LoginRequestEntity } from '../consent/entities/login-request.entity.js';
+import { LoginSessionEntity } from '../consent/entities/login-session.entity.js';
+import { LogoutRequestEntity } from '../consent/entities/logout-request.entity.js';
 import { IdentityCredentialIdentifierEntity } from '../identities/entities/identity-credential-identifier.entity.js';
 import { IdentityCredentialEntity } from '../identities/entities/identity-credential.entity.js';
 import { IdentityRecoveryAddressEntity } from '../identities/entities/identity-recovery-address.entity.js';
 import { IdentityRecoveryTokenEntity } from '../identities/entities/identity-recovery-token.entity.js';
 import { IdentityVerifiableAddressEntity } from '../identities/entities/identity-verifiable-address.entity.js';
+import { IdentityVerificationTokenEntity } from '../identities/entities/identity-verification-token.entity.js';
 import { IdentityEntity } from '../identities/entities/identity.entity.js';
 import { JsonWebKeyEntity } from '../keys/entities/json-web-key.entity.js';
+import { AccessTokenEntity } from '../oauth/tokens/entities/access-token.entity.js';
+import { AuthorizationCodeEntity } from '../oauth/tokens/entities/authorization-code.entity.js';
+import { RefreshTokenEntity } from '../oauth/tokens/entities/refresh-token.entity.js';
+import { UsedJtiEntity } from '../oauth/tokens/entities/used-jti.entity.js';
 import { AcpPolicyEntity } from '../policies/entities/acp-policy.entity.js';
 import { AcpRoleEntity } from '../policies/entities/acp-role.entity.js';
 import { RelationTupleEntity } from '../tuples/entities/relation-tuple.entity.js';
@@ -31,6 +43,15 @@ export const ENTITIES: Function[] = [
   IdentityVerifiableAddressEntity,
   IdentityRecoveryAddressEntity,
   IdentityRecoveryTokenEntity,
+  IdentityVerificationTokenEntity,
+  LoginSessionEntity,
+  LoginRequestEntity,
+  ConsentRequestEntity,
+  LogoutRequestEntity,
+  AuthorizationCodeEntity,
+  AccessTokenEntity,
+  RefreshTokenEntity,
+  UsedJtiEntity,
 ];
 
 export const MIGRATIONS: Function[] = [
@@ -39,4 +60,7 @@ export const MIGRATIONS: Function[] = [
   CreateRelationTuples1763800002000,
   CreateAcpPolicies1763800003000,
   CreateIdentities1763800004000,
+  CreateConsent1763800005000,
+  CreateOAuth2Tokens1763800006000,
+  CreateIdentityVerificationTokens1763800008100,
 ];

@@ -1,0 +1,45 @@
+import type { OAuth2Config } from '../../config/app-config.js';
+import { RESPONSE_MODES } from '../authorize/response-mode.js';
+import { ASSERTION_ALGORITHMS } from '../client-auth/client-assertion.verifier.js';
+
+/**
+ * The OpenID Provider Metadata (OIDC Discovery §3, the seed's `wellKnown`), each value true to what is
+ * built: the authorize endpoint refuses `request`, `request_uri` and `claims`, and logout is neither
+ * front- nor back-channel. `registration_endpoint` is left out: there is no public client registration
+ * (clients are created through the admin API).
+ */
+export function discoveryDocument(issuer: string, oauth2: OAuth2Config, idTokenAlg: string): Record<string, unknown> {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth2/auth`,
+    token_endpoint: `${issuer}/oauth2/token`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    userinfo_endpoint: `${issuer}/userinfo`,
+    revocation_endpoint: `${issuer}/oauth2/revoke`,
+    end_session_endpoint: `${issuer}/oauth2/sessions/logout`,
+    scopes_supported: unique(['openid', 'offline', 'offline_access', ...oauth2.supportedScopes]),
+    claims_supported: unique(['sub', ...oauth2.supportedClaims]),
+    response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code'],
+    response_modes_supported: [...RESPONSE_MODES],
+    grant_types_supported: ['authorization_code', 'implicit', 'client_credentials', 'refresh_token'],
+    subject_types_supported: [...oauth2.subjectTypes],
+    id_token_signing_alg_values_supported: [idTokenAlg],
+    userinfo_signing_alg_values_supported: ['none', idTokenAlg],
+    token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none'],
+    token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
+    revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none'],
+    code_challenge_methods_supported: ['S256'],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    require_request_uri_registration: false,
+    frontchannel_logout_supported: false,
+    frontchannel_logout_session_supported: false,
+    backchannel_logout_supported: false,
+    backchannel_logout_session_supported: false,
+  };
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

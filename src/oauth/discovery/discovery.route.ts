@@ -1,0 +1,44 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from '../../common/errors/error-response.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { ID_TOKEN_SET } from '../../keys/key-sets.js';
+import { KeysService } from '../../keys/keys.service.js';
+import { discoveryDocument } from './discovery-document.js';
+
+/**
+ * `GET /.well-known/openid-configuration` on the public listener, as a plain Fastify route like the
+ * JWKS (docs/architecture.md): relying parties fetch it often and it is a constant document. It is
+ * serialised once, and again only when the ID-token signing algorithm changes (key rotation to
+ * another algorithm), since the document names that algorithm.
+ */
+@Injectable()
+export class DiscoveryRoute implements OnModuleInit {
+  private serialized: { readonly alg: string; readonly body: string } | undefined;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly keys: KeysService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.route({
+      method: 'GET',
+      url: '/.well-known/openid-configuration',
+      constraints: { listener: 'public' },
+      errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+      handler: async (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(await this.body()),
+    });
+  }
+
+  private async body(): Promise<string> {
+    const { alg } = await this.keys.signingKey(ID_TOKEN_SET);
+    if (this.serialized?.alg !== alg) {
+      this.serialized = { alg, body: JSON.stringify(discoveryDocument(this.config.urls.issuer, this.config.oauth2, alg)) };
+    }
+    return this.serialized.body;
+  }
+}

@@ -1,0 +1,66 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { ConsentFlowService } from '../../consent/consent-flow.service.js';
+import { TokensRepository, type ExpiredCounts } from '../tokens/tokens.repository.js';
+
+/** Rows deleted by one janitor run. */
+export interface JanitorCounts extends ExpiredCounts {
+  /** Login, consent and logout requests and login sessions (the consent context's count). */
+  readonly consentFlows: number;
+}
+
+/**
+ * Deletes what can never be used again: expired codes, access and refresh tokens, jti records, and
+ * (through the consent context) login/consent/logout requests that can no longer complete. Runs every OAUTH2_JANITOR_INTERVAL seconds (0 = never; the timer does not keep the process alive
+ * and stops at shutdown) and on `POST /oauth2/flush`.
+ */
+@Injectable()
+export class TokenJanitor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Janitor');
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<JanitorCounts> | undefined;
+
+  constructor(
+    private readonly repository: TokensRepository,
+    private readonly consentFlows: ConsentFlowService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const seconds = this.config.oauth2.janitorIntervalSeconds;
+    if (seconds === 0) return;
+    this.timer = setInterval(() => void this.periodic(), seconds * 1000);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * Deletes everything that expired before `notAfter` (default: now). A later `notAfter` is cut to
+   * now: flushing never removes a token that still works.
+   */
+  async flush(notAfter?: Date): Promise<JanitorCounts> {
+    const now = new Date();
+    const cutoff = notAfter === undefined || notAfter > now ? now : notAfter;
+    // Tokens first: granted consents stay until their tokens are gone anyway.
+    const tokens = await this.repository.deleteExpired(cutoff);
+    return { ...tokens, consentFlows: await this.consentFlows.deleteExpired(cutoff) };
+  }
+
+  private async periodic(): Promise<void> {
+    // One run at a time: a slow run is not stacked on by the next tick.
+    if (this.running !== undefined) return;
+    this.running = this.flush();
+    try {
+      const counts = await this.running;
+      this.logger.debug({ msg: 'expired rows deleted', ...counts });
+    } catch (error) {
+      this.logger.warn({ msg: 'janitor run failed', error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      this.running = undefined;
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Client } from '../../clients/client.js';
+import { ClientsService } from '../../clients/clients.service.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { ErrorKind } from '../../common/errors/error-kind.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { LOGIN_SESSION_COOKIE } from '../../consent/consent-cookies.js';
+import { ConsentFlowService } from '../../consent/consent-flow.service.js';
+import type { LogoutStep } from '../../consent/logout-hand-off.js';
+import { IdTokenHintVerifier } from '../tokens/id-token-hint.verifier.js';
+import { LogoutError } from './logout.errors.js';
+
+/** What the logout endpoint reads from the HTTP request. */
+export interface LogoutInput {
+  /** Query parameters (GET) or form fields (POST). */
+  readonly parameters: Readonly<Record<string, unknown>>;
+  readonly cookies: Readonly<Record<string, string | undefined>>;
+  /** The path and query the browser called. */
+  readonly path: string;
+}
+
+/**
+ * OpenID Connect RP-Initiated Logout 1.0 at `/oauth2/sessions/logout` (Hydra v1.5's LogoutHandler):
+ * - `logout_verifier` (the browser back from the logout app): the consent context ends the session;
+ * - no `id_token_hint`: an OP-initiated logout of the browser's own session; `state` and
+ *   `post_logout_redirect_uri` are refused, since nothing vouches for where to send the browser;
+ * - `id_token_hint`: an ID token of ours (expired is fine) with a `sid`, whose first audience is a
+ *   client; `post_logout_redirect_uri`, if any, must be exactly one of that client's
+ *   post_logout_redirect_uris and gets `state`.
+ * Every error goes to URLS_ERROR (Hydra's forwardError); the endpoint only ever redirects.
+ */
+@Injectable()
+export class LogoutService {
+  private readonly issuer: string;
+  private readonly errorUrl: string;
+  private readonly defaultRedirect: string;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly hints: IdTokenHintVerifier,
+    private readonly clients: ClientsService,
+    private readonly consent: ConsentFlowService,
+  ) {
+    this.issuer = config.urls.issuer;
+    this.errorUrl = config.oauth2.urls.error;
+    this.defaultRedirect = config.oauth2.urls.postLogoutRedirect;
+  }
+
+  async logout(input: LogoutInput): Promise<LogoutStep> {
+    try {
+      return await this.step(input);
+    } catch (error) {
+      if (error instanceof AppError && error.kind !== ErrorKind.Internal && error.kind !== ErrorKind.Unavailable) {
+        return { location: this.errorLocation(error), cookies: [] };
+      }
+      throw error;
+    }
+  }
+
+  private async step(input: LogoutInput): Promise<LogoutStep> {
+    const parameter = (name: string): string | undefined => single(input.parameters, name);
+    const sessionCookie = input.cookies[LOGIN_SESSION_COOKIE];
+    const verifier = parameter('logout_verifier');
+    if (verifier !== undefined) return this.consent.completeLogout(verifier, sessionCookie);
+
+    const hint = parameter('id_token_hint');
+    const redirect = parameter('post_logout_redirect_uri');
+    const state = parameter('state');
+    const requestUrl = `${this.issuer}${input.path}`;
+    if (hint === undefined) {
+      if (state !== undefined) throw LogoutError.invalidRequest('state is only accepted together with id_token_hint.');
+      if (redirect !== undefined)
+        throw LogoutError.invalidRequest('post_logout_redirect_uri is only accepted together with id_token_hint.');
+      return this.consent.startLogout({
+        requestUrl,
+        sessionCookie,
+        hintedSessionId: undefined,
+        postLogoutRedirectUri: this.defaultRedirect,
+      });
+    }
+
+    const claims = await this.hints.verify(hint);
+    if (claims === undefined) throw LogoutError.invalidRequest('id_token_hint is not an ID token issued by this service.');
+    const sid = claims['sid'];
+    if (typeof sid !== 'string' || sid === '') throw LogoutError.invalidRequest('id_token_hint has no sid claim.');
+    const client = await this.clientOf(claims.aud);
+    return this.consent.startLogout({
+      requestUrl,
+      sessionCookie,
+      hintedSessionId: sid,
+      postLogoutRedirectUri: redirect === undefined ? this.defaultRedirect : registeredRedirect(client, redirect, state),
+    });
+  }
+
+  /** The client the hint was issued to: its first audience (an ID token's `aud` holds the client_id first). */
+  private async clientOf(audience: string | string[] | undefined): Promise<Client> {
+    const clientId = typeof audience === 'string' ? audience : audience?.[0];
+    if (clientId === undefined || clientId === '') throw LogoutError.invalidRequest('id_token_hint has no audience.');
+    try {
+      return await this.clients.get(clientId);
+    } catch (error) {
+      if (error instanceof AppError && error.kind === ErrorKind.NotFound) {
+        throw LogoutError.invalidRequest('The client of the id_token_hint does not exist.');
+      }
+      throw error;
+    }
+  }
+
+  private errorLocation(error: AppError): string {
+    const location = new URL(this.errorUrl);
+    location.searchParams.set('error', error.code);
+    location.searchParams.set('error_description', error.message);
+    return location.toString();
+  }
+}
+
+/** OIDC RP-Initiated Logout §3: exact match with a registered value, or no redirection there at all. */
+function registeredRedirect(client: Client, redirect: string, state: string | undefined): string {
+  if (!client.postLogoutRedirectUris.includes(redirect)) {
+    throw LogoutError.invalidRequest('post_logout_redirect_uri is not one of the post_logout_redirect_uris of the client.');
+  }
+  if (state === undefined) return redirect;
+  const location = new URL(redirect);
+  location.searchParams.set('state', state);
+  return location.toString();
+}
+
+/** A parameter given once, undefined when absent or empty; a repeated one cannot be trusted. */
+function single(parameters: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  const value = parameters[name];
+  if (Array.isArray(value)) throw LogoutError.invalidRequest(`${name} must not be given more than once.`);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

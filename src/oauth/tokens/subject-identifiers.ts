@@ -1,0 +1,37 @@
+import { createHash, hkdfSync } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Client } from '../../clients/client.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+
+/**
+ * The `sub` a client sees (OIDC Core §8). Public clients see the local subject. Pairwise clients see
+ * hex(SHA-256(sector + subject + salt)), where the sector is the host of the client's
+ * sector_identifier_uri, or else the host of its redirect URIs (client registration makes sure they
+ * share one host). A `force_subject_identifier` set at login accept replaces the pairwise value, as in
+ * Hydra. The salt is OIDC_PAIRWISE_SALT, or derived from the first system secret.
+ */
+@Injectable()
+export class SubjectIdentifiers {
+  private readonly salt: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.salt =
+      config.oauth2.pairwiseSalt ??
+      Buffer.from(hkdfSync('sha256', config.secrets.system[0] ?? '', '', 'latchkey pairwise subject salt v1', 32)).toString('hex');
+  }
+
+  forClient(client: Client, subject: string, forcedSubjectIdentifier = ''): string {
+    if (client.subjectType !== 'pairwise') return subject;
+    if (forcedSubjectIdentifier !== '') return forcedSubjectIdentifier;
+    return createHash('sha256')
+      .update(`${sectorOf(client)}${subject}${this.salt}`, 'utf8')
+      .digest('hex');
+  }
+}
+
+/** The sector identifier host of a pairwise client. */
+export function sectorOf(client: Client): string {
+  const source = client.sectorIdentifierUri !== '' ? client.sectorIdentifierUri : client.redirectUris[0];
+  if (source === undefined) throw new Error(`pairwise client ${client.id} has neither a sector_identifier_uri nor a redirect URI`);
+  return new URL(source).host;
+}

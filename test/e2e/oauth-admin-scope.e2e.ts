@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootApp, type TestApp } from '../support/app.js';
+import { authorize, basic, createClient, token } from '../support/oauth.js';
+
+/**
+ * The admin API accepts access tokens this service issued with the client_credentials grant and the
+ * admin scope (OAUTH2_ADMIN_SCOPE), besides the static admin tokens.
+ */
+let app: TestApp;
+const ADMIN_SCOPE = 'latchkey.admin';
+
+beforeAll(async () => {
+  app = await bootApp();
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+async function clientToken(scope: string): Promise<string> {
+  const client = await createClient(app, { grant_types: ['client_credentials'], response_types: [], scope: `${ADMIN_SCOPE} read` });
+  const response = await token(app, { grant_type: 'client_credentials', scope }, basic(client.client_id, client.client_secret!));
+  expect(response.status, response.text).toBe(200);
+  return response.body.access_token;
+}
+
+describe('admin-scope access tokens', () => {
+  it('a client_credentials token with the admin scope calls admin routes', async () => {
+    const admin = app.anonymousAdmin.withToken(await clientToken(`${ADMIN_SCOPE} read`));
+    const response = await admin.get('/clients');
+    expect(response.status, response.text).toBe(200);
+    expect((await admin.post('/oauth2/introspect', { form: { token: 'x' } })).status).toBe(200);
+  });
+
+  it('a token without the admin scope cannot', async () => {
+    const response = await app.anonymousAdmin.withToken(await clientToken('read')).get('/clients');
+    expect(response.status).toBe(401);
+    expect((response.body as { error: string }).error).toBe('unauthorized');
+  });
+
+  it('a revoked or unknown token cannot', async () => {
+    const client = await createClient(app, { grant_types: ['client_credentials'], response_types: [], scope: ADMIN_SCOPE });
+    const issued = await token(
+      app,
+      { grant_type: 'client_credentials', scope: ADMIN_SCOPE },
+      basic(client.client_id, client.client_secret!),
+    );
+    // Revoked before its first use: no cached answer keeps it working.
+    expect(
+      (
+        await app.public.post('/oauth2/revoke', {
+          form: { token: issued.body.access_token },
+          headers: basic(client.client_id, client.client_secret!),
+        })
+      ).status,
+    ).toBe(200);
+    expect((await app.anonymousAdmin.withToken(issued.body.access_token).get('/clients')).status).toBe(401);
+    expect((await app.anonymousAdmin.withToken('lk_at_unknown.token').get('/clients')).status).toBe(401);
+  });
+
+  it('a user token granted the admin scope through consent cannot: only client_credentials tokens are admin credentials', async () => {
+    const web = await createClient(app, {
+      redirect_uris: ['https://web.example/cb'],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      scope: `openid ${ADMIN_SCOPE}`,
+    });
+    const { parameters } = await authorize(app, web.client_id, { scope: ['openid', ADMIN_SCOPE] });
+    const issued = await token(
+      app,
+      { grant_type: 'authorization_code', code: parameters['code']!, redirect_uri: 'https://web.example/cb' },
+      basic(web.client_id, web.client_secret!),
+    );
+    expect(issued.status, issued.text).toBe(200);
+    expect((await app.anonymousAdmin.withToken(issued.body.access_token).get('/clients')).status).toBe(401);
+  });
+});

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootApp, type TestApp } from '../support/app.js';
+
+/** GET /.well-known/openid-configuration: every field of the seed's `wellKnown`, each true to what is built. */
+let app: TestApp;
+const ISSUER = 'https://id.example.com';
+
+beforeAll(async () => {
+  app = await bootApp({
+    ISSUER_URL: ISSUER,
+    OIDC_SUBJECT_TYPES: 'public,pairwise',
+    OIDC_SUPPORTED_SCOPES: 'profile,email,openid',
+    OIDC_SUPPORTED_CLAIMS: 'email,email_verified',
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('GET /.well-known/openid-configuration', () => {
+  it('lists the endpoints, methods and capabilities', async () => {
+    const response = await app.public.get<Record<string, unknown>>('/.well-known/openid-configuration');
+    expect(response.status, response.text).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toEqual({
+      issuer: ISSUER,
+      authorization_endpoint: `${ISSUER}/oauth2/auth`,
+      token_endpoint: `${ISSUER}/oauth2/token`,
+      jwks_uri: `${ISSUER}/.well-known/jwks.json`,
+      userinfo_endpoint: `${ISSUER}/userinfo`,
+      revocation_endpoint: `${ISSUER}/oauth2/revoke`,
+      end_session_endpoint: `${ISSUER}/oauth2/sessions/logout`,
+      scopes_supported: ['openid', 'offline', 'offline_access', 'profile', 'email'],
+      claims_supported: ['sub', 'email', 'email_verified'],
+      response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code'],
+      response_modes_supported: ['query', 'fragment', 'form_post'],
+      grant_types_supported: ['authorization_code', 'implicit', 'client_credentials', 'refresh_token'],
+      subject_types_supported: ['public', 'pairwise'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      userinfo_signing_alg_values_supported: ['none', 'RS256'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none'],
+      token_endpoint_auth_signing_alg_values_supported: [
+        'RS256',
+        'RS384',
+        'RS512',
+        'PS256',
+        'PS384',
+        'PS512',
+        'ES256',
+        'ES384',
+        'ES512',
+        'EdDSA',
+      ],
+      revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none'],
+      code_challenge_methods_supported: ['S256'],
+      claims_parameter_supported: false,
+      request_parameter_supported: false,
+      request_uri_parameter_supported: false,
+      require_request_uri_registration: false,
+      frontchannel_logout_supported: false,
+      frontchannel_logout_session_supported: false,
+      backchannel_logout_supported: false,
+      backchannel_logout_session_supported: false,
+    });
+  });
+
+  it('S42: advertises PKCE with S256', async () => {
+    const response = await app.public.get<{ code_challenge_methods_supported: string[] }>('/.well-known/openid-configuration');
+    expect(response.body.code_challenge_methods_supported).toContain('S256');
+  });
+
+  it('follows a rotation of the ID-token key to another algorithm', async () => {
+    const generated = await app.admin.post('/keys/openid.id-token', { json: { alg: 'ES256', use: 'sig' } });
+    expect(generated.status, generated.text).toBe(201);
+    const response = await app.public.get<{ id_token_signing_alg_values_supported: string[] }>('/.well-known/openid-configuration');
+    expect(response.body.id_token_signing_alg_values_supported).toEqual(['ES256']);
+  });
+
+  it('is public only: 404 on the admin listener', async () => {
+    expect((await app.admin.get('/.well-known/openid-configuration')).status).toBe(404);
+  });
+});

@@ -1,0 +1,317 @@
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootApp, type TestApp } from '../support/app.js';
+import {
+  exchangeCode,
+  OAuthBrowser,
+  pkcePair,
+  queryParam,
+  registerClient,
+  responseParams,
+  type RegisteredClient,
+} from '../support/oauth-browser.js';
+
+const CALLBACK = 'https://client.example/cb';
+const STATE = 'state-0123456789';
+const NONCE = 'nonce-0123456789';
+
+let app: TestApp;
+let client: RegisteredClient;
+
+beforeAll(async () => {
+  app = await bootApp();
+  client = await registerClient(app, {
+    redirect_uris: [CALLBACK],
+    grant_types: ['authorization_code', 'implicit', 'refresh_token'],
+    response_types: ['code', 'id_token token', 'code id_token', 'code id_token token'],
+    scope: 'openid offline_access profile',
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+function query(overrides: Record<string, string> = {}): Record<string, string> {
+  return { client_id: client.client_id, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', state: STATE, ...overrides };
+}
+
+interface LoginRequestBody {
+  skip: boolean;
+  subject: string;
+}
+
+async function loginRequestOf(location: string): Promise<LoginRequestBody> {
+  const response = await app.admin.get<LoginRequestBody>(
+    `/oauth2/auth/requests/login?login_challenge=${encodeURIComponent(queryParam(location, 'login_challenge')!)}`,
+  );
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+async function consentRequestOf(location: string): Promise<LoginRequestBody> {
+  const response = await app.admin.get<LoginRequestBody>(
+    `/oauth2/auth/requests/consent?consent_challenge=${encodeURIComponent(queryParam(location, 'consent_challenge')!)}`,
+  );
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+function clientParams(location: string): URLSearchParams {
+  expect(location.startsWith(CALLBACK), location).toBe(true);
+  return responseParams(location);
+}
+
+describe('authorization code with PKCE', () => {
+  it('ends in tokens for the verifier that matches the challenge, and only once', async () => {
+    const browser = new OAuthBrowser(app);
+    const pkce = pkcePair();
+    const location = await browser.completeFlow(
+      query({ scope: 'openid offline_access', nonce: NONCE, code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
+      { subject: 'alice' },
+      { grant_scope: ['openid', 'offline_access'], session: { id_token: { email: 'alice@example.com' } } },
+    );
+    const params = clientParams(location);
+    expect(params.get('state')).toBe(STATE);
+    const code = params.get('code')!;
+
+    const wrong = await exchangeCode(app, client, code, { verifier: pkcePair().verifier });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ error: 'invalid_grant' });
+    // A failed PKCE check does not redeem the code (as in fosite); the right verifier then does, once.
+    const tokens = await exchangeCode(app, client, code, { verifier: pkce.verifier });
+    expect(tokens.status, tokens.text).toBe(200);
+    expect(tokens.body['access_token']).toBeTruthy();
+    expect(tokens.body['refresh_token']).toBeTruthy();
+    const idToken = decodeJwt(tokens.body['id_token'] as string);
+    expect(idToken).toMatchObject({ sub: 'alice', nonce: NONCE, email: 'alice@example.com' });
+    expect(idToken.aud).toContain(client.client_id);
+    const replay = await exchangeCode(app, client, code, { verifier: pkce.verifier });
+    expect(replay.status).toBe(400);
+    expect(replay.body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('needs the code_verifier when the code was bound to a challenge', async () => {
+    const pkce = pkcePair();
+    const location = await new OAuthBrowser(app).completeFlow(query({ code_challenge: pkce.challenge, code_challenge_method: 'S256' }));
+    const response = await exchangeCode(app, client, clientParams(location).get('code')!);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('implicit and hybrid', () => {
+  it('implicit (id_token token) returns both tokens in the fragment, the ID token bound to nonce and access token', async () => {
+    const location = await new OAuthBrowser(app).completeFlow(query({ response_type: 'id_token token', nonce: NONCE }));
+    expect(location.startsWith(`${CALLBACK}#`)).toBe(true);
+    const params = clientParams(location);
+    expect(params.get('token_type')?.toLowerCase()).toBe('bearer');
+    expect(Number(params.get('expires_in'))).toBeGreaterThan(0);
+    const idToken = decodeJwt(params.get('id_token')!);
+    expect(idToken['nonce']).toBe(NONCE);
+    expect(idToken['at_hash']).toBeTruthy();
+    const userinfo = await app.public.get<{ sub: string }>('/userinfo', {
+      headers: { authorization: `Bearer ${params.get('access_token')}` },
+    });
+    expect(userinfo.status).toBe(200);
+    expect(userinfo.body.sub).toBe('alice');
+  });
+
+  it('hybrid (code id_token) returns a code and an ID token holding its c_hash; the code redeems', async () => {
+    const location = await new OAuthBrowser(app).completeFlow(query({ response_type: 'code id_token', nonce: NONCE }));
+    const params = clientParams(location);
+    const idToken = decodeJwt(params.get('id_token')!);
+    expect(idToken['c_hash']).toBeTruthy();
+    expect(idToken['nonce']).toBe(NONCE);
+    const tokens = await exchangeCode(app, client, params.get('code')!);
+    expect(tokens.status, tokens.text).toBe(200);
+    expect(tokens.body['id_token']).toBeTruthy();
+  });
+});
+
+describe('remembered login and consent', () => {
+  it('skips the login and consent apps once both were remembered, keeping the subject', async () => {
+    const browser = new OAuthBrowser(app);
+    await browser.completeFlow(
+      query(),
+      { subject: 'bob', remember: true, remember_for: 3600 },
+      { grant_scope: ['openid'], remember: true },
+    );
+    expect(browser.jar.get('oauth2_authentication_session')).toBeDefined();
+
+    const loginLocation = await browser.authorize(query());
+    expect(await loginRequestOf(loginLocation)).toMatchObject({ skip: true, subject: 'bob' });
+    const consentLocation = await browser.follow(await browser.acceptLogin(loginLocation, { subject: 'bob' }));
+    expect(await consentRequestOf(consentLocation)).toMatchObject({ skip: true, subject: 'bob' });
+    const location = await browser.follow(await browser.acceptConsent(consentLocation, { grant_scope: ['openid'] }));
+    expect(clientParams(location).get('code')).toBeTruthy();
+  });
+
+  it('does not remember a login accepted without remember', async () => {
+    const browser = new OAuthBrowser(app);
+    await browser.completeFlow(query(), { subject: 'carol', remember: false });
+    expect(await loginRequestOf(await browser.authorize(query()))).toMatchObject({ skip: false });
+  });
+
+  it('prompt=login asks the login app again despite a remembered session; prompt=consent asks for consent again', async () => {
+    const browser = new OAuthBrowser(app);
+    await browser.completeFlow(
+      query(),
+      { subject: 'dave', remember: true, remember_for: 3600 },
+      { grant_scope: ['openid'], remember: true },
+    );
+    const loginLocation = await browser.authorize(query({ prompt: 'login' }));
+    expect((await loginRequestOf(loginLocation)).skip).toBe(false);
+    // Accepted with remember again: a login accepted without it would end the remembered session (Hydra).
+    const consentLocation = await browser.follow(await browser.acceptLogin(loginLocation, { subject: 'dave', remember: true }));
+    expect((await consentRequestOf(consentLocation)).skip).toBe(true);
+
+    const again = await browser.authorize(query({ prompt: 'consent' }));
+    expect((await loginRequestOf(again)).skip).toBe(true);
+    const consentAgain = await browser.follow(await browser.acceptLogin(again, { subject: 'dave' }));
+    expect((await consentRequestOf(consentAgain)).skip).toBe(false);
+  });
+
+  it('prompt=none ends silently with a code when login and consent are remembered', async () => {
+    const browser = new OAuthBrowser(app);
+    await browser.completeFlow(
+      query(),
+      { subject: 'erin', remember: true, remember_for: 3600 },
+      { grant_scope: ['openid'], remember: true },
+    );
+    const location = await browser.completeFlow(query({ prompt: 'none' }), { subject: 'erin' }, { grant_scope: ['openid'] });
+    expect(clientParams(location).get('code')).toBeTruthy();
+  });
+
+  it('prompt=none without a session sends login_required to the client', async () => {
+    const location = await new OAuthBrowser(app).authorize(query({ prompt: 'none' }));
+    const params = clientParams(location);
+    expect(params.get('error')).toBe('login_required');
+    expect(params.get('state')).toBe(STATE);
+  });
+
+  it('prompt=none with a session but no remembered consent sends consent_required', async () => {
+    const browser = new OAuthBrowser(app);
+    await browser.completeFlow(
+      query(),
+      { subject: 'frank', remember: true, remember_for: 3600 },
+      { grant_scope: ['openid'], remember: false },
+    );
+    const loginLocation = await browser.authorize(query({ prompt: 'none' }));
+    const location = await browser.follow(await browser.acceptLogin(loginLocation, { subject: 'frank' }));
+    expect(clientParams(location).get('error')).toBe('consent_required');
+  });
+});
+
+describe('id_token_hint', () => {
+  it('prompt=none with a hint for the remembered subject ends silently; a hint for someone else gets login_required', async () => {
+    const browser = new OAuthBrowser(app);
+    const first = await browser.completeFlow(
+      query({ response_type: 'code id_token', nonce: NONCE }),
+      { subject: 'gina', remember: true, remember_for: 3600 },
+      { grant_scope: ['openid'], remember: true },
+    );
+    const ownHint = clientParams(first).get('id_token')!;
+    const silent = await browser.completeFlow(
+      query({ prompt: 'none', id_token_hint: ownHint }),
+      { subject: 'gina' },
+      { grant_scope: ['openid'] },
+    );
+    expect(clientParams(silent).get('code')).toBeTruthy();
+
+    const other = new OAuthBrowser(app);
+    const otherLocation = await other.completeFlow(query({ response_type: 'code id_token', nonce: NONCE }), { subject: 'hank' });
+    const otherHint = clientParams(otherLocation).get('id_token')!;
+    const refused = clientParams(await browser.authorize(query({ prompt: 'none', id_token_hint: otherHint })));
+    expect(refused.get('error')).toBe('login_required');
+    expect(refused.get('state')).toBe(STATE);
+  });
+});
+
+describe('rejections', () => {
+  it("a rejected login reaches the client with the app's error, description and hint", async () => {
+    const browser = new OAuthBrowser(app);
+    const loginLocation = await browser.authorize(query());
+    const redirectTo = await browser.rejectLogin(loginLocation, {
+      error: 'login_denied_by_policy',
+      error_description: 'Not from this network',
+      error_hint: 'Use the VPN',
+      status_code: 403,
+    });
+    const params = clientParams(await browser.follow(redirectTo));
+    expect(params.get('error')).toBe('login_denied_by_policy');
+    expect(params.get('error_description')).toBe('Not from this network');
+    expect(params.get('error_hint')).toBe('Use the VPN');
+    expect(params.get('state')).toBe(STATE);
+  });
+
+  it('a rejected consent reaches the client as an error, in the fragment for an implicit request', async () => {
+    const browser = new OAuthBrowser(app);
+    const loginLocation = await browser.authorize(query({ response_type: 'id_token token', nonce: NONCE }));
+    const consentLocation = await browser.follow(await browser.acceptLogin(loginLocation));
+    const location = await browser.follow(
+      await browser.rejectConsent(consentLocation, { error: 'access_denied', error_description: 'No' }),
+    );
+    expect(location.startsWith(`${CALLBACK}#`)).toBe(true);
+    expect(clientParams(location).get('error')).toBe('access_denied');
+  });
+});
+
+describe('verifiers bound to the browser', () => {
+  it('S15: a login verifier brought back without the CSRF cookie is refused with 403 request_forbidden', async () => {
+    const browser = new OAuthBrowser(app);
+    const redirectTo = await browser.acceptLogin(await browser.authorize(query()));
+    browser.jar.delete('oauth2_authentication_csrf');
+    const response = await browser.get(redirectTo, { accept: 'application/json' });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.body).toMatchObject({ error: 'request_forbidden' });
+  });
+
+  it('S15: a consent verifier replayed in another browser is refused with 403', async () => {
+    const browser = new OAuthBrowser(app);
+    const consentLocation = await browser.follow(await browser.acceptLogin(await browser.authorize(query())));
+    const redirectTo = await browser.acceptConsent(consentLocation);
+    const response = await new OAuthBrowser(app).get(redirectTo, { accept: 'text/html' });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.text).toContain('request_forbidden');
+  });
+
+  it('S14: a used login verifier is refused with access_denied, and no second code comes from a used consent verifier', async () => {
+    const browser = new OAuthBrowser(app);
+    const loginRedirect = await browser.acceptLogin(await browser.authorize(query()));
+    const consentLocation = await browser.follow(loginRedirect);
+    expect(clientParams(await browser.follow(loginRedirect)).get('error')).toBe('access_denied');
+
+    const consentRedirect = await browser.acceptConsent(consentLocation);
+    expect(clientParams(await browser.follow(consentRedirect)).get('code')).toBeTruthy();
+    const replay = clientParams(await browser.follow(consentRedirect));
+    expect(replay.get('error')).toBe('access_denied');
+    expect(replay.has('code')).toBe(false);
+  });
+});
+
+describe('an expired request', () => {
+  let shortLived: TestApp;
+
+  beforeAll(async () => {
+    shortLived = await bootApp({ TTL_LOGIN_CONSENT_REQUEST: '1s' });
+  });
+
+  afterAll(async () => {
+    await shortLived?.close();
+  });
+
+  it('is refused with 401 request_unauthorized when the browser comes back too late', async () => {
+    const expiring = await registerClient(shortLived);
+    const browser = new OAuthBrowser(shortLived);
+    const redirectTo = await browser.acceptLogin(
+      await browser.authorize({ client_id: expiring.client_id, response_type: 'code', scope: 'openid', state: STATE }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const response = await browser.get(redirectTo, { accept: 'application/json' });
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ error: 'request_unauthorized' });
+  });
+});
