@@ -5,6 +5,8 @@ import { CreateAcpPolicies1763800003000 } from '../../migrations/1763800003000-c
 import { CreateIdentities1763800004000 } from '../../migrations/1763800004000-create-identities.js';
 import { CreateConsent1763800005000 } from '../../migrations/1763800005000-create-consent.js';
 import { CreateOAuth2Tokens1763800006000 } from '../../migrations/1763800006000-create-oauth2-tokens.js';
+import { CreateSelfService1763800007000 } from '../../migrations/1763800007000-create-self-service.js';
+import { CreateCourier1763800008000 } from '../../migrations/1763800008000-create-courier.js';
 import { CreateIdentityVerificationTokens1763800008100 } from '../../migrations/1763800008100-create-identity-verification-tokens.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
 import { ConsentRequestEntity } from '../consent/entities/consent-request.entity.js';
@@ -25,6 +27,11 @@ import { RefreshTokenEntity } from '../oauth/tokens/entities/refresh-token.entit
 import { UsedJtiEntity } from '../oauth/tokens/entities/used-jti.entity.js';
 import { AcpPolicyEntity } from '../policies/entities/acp-policy.entity.js';
 import { AcpRoleEntity } from '../policies/entities/acp-role.entity.js';
+import { CourierMessageEntity } from '../self-service/courier/entities/courier-message.entity.js';
+import { ErrorContainerEntity } from '../self-service/errors/entities/error-container.entity.js';
+import { FlowEntity } from '../self-service/flows/entities/flow.entity.js';
+import { LoginFailureEntity } from '../self-service/login/entities/login-failure.entity.js';
+import { SessionEntity } from '../self-service/sessions/entities/session.entity.js';
 import { RelationTupleEntity } from '../tuples/entities/relation-tuple.entity.js';
 
 /**
@@ -52,6 +59,11 @@ export const ENTITIES: Function[] = [
   AccessTokenEntity,
   RefreshTokenEntity,
   UsedJtiEntity,
+  SessionEntity,
+  FlowEntity,
+  ErrorContainerEntity,
+  LoginFailureEntity,
+  CourierMessageEntity,
 ];
 
 export const MIGRATIONS: Function[] = [
@@ -62,5 +74,7 @@ export const MIGRATIONS: Function[] = [
   CreateIdentities1763800004000,
   CreateConsent1763800005000,
   CreateOAuth2Tokens1763800006000,
+  CreateSelfService1763800007000,
+  CreateCourier1763800008000,
   CreateIdentityVerificationTokens1763800008100,
 ];

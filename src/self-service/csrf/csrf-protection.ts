@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sha256Hex } from '../../common/crypto/digest.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { SelfServiceError } from '../self-service.errors.js';
+import { cookieOptions, CSRF_COOKIE } from '../self-service-cookies.js';
+import { formTokenFor, formTokenMatches, isCookieToken, newCookieToken } from './csrf-tokens.js';
+
+/** Lifetime of the CSRF cookie (nosurf's, as Kratos): it outlives any flow, so open tabs keep working. */
+const CSRF_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
+/**
+ * CSRF protection of browser flows (double-submit cookie + form token). Used by every browser flow:
+ * `issue` when a flow starts, `verify` when it is submitted, `clear` at logout.
+ */
+@Injectable()
+export class CsrfProtection {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /**
+   * Makes sure the browser holds a CSRF cookie (keeps a well-formed one, so parallel tabs share it;
+   * sets a new one otherwise) and returns the form token for it, to put in the flow's `csrf_token` node.
+   */
+  issue(request: FastifyRequest, reply: FastifyReply): string {
+    let cookieToken = request.cookies[CSRF_COOKIE];
+    if (!isCookieToken(cookieToken)) {
+      cookieToken = newCookieToken();
+      void reply.setCookie(CSRF_COOKIE, cookieToken, cookieOptions(this.config.cookies, CSRF_COOKIE_MAX_AGE_SECONDS));
+      // A request may start a flow and read the cookie again later in the same handler (e.g. restart).
+      request.cookies[CSRF_COOKIE] = cookieToken;
+    }
+    return formTokenFor(cookieToken, this.secrets()[0]!);
+  }
+
+  /**
+   * 403 `security_csrf_violation` unless `formToken` (the submitted `csrf_token`) was derived from the
+   * request's CSRF cookie and, when `expectedHash` is given, is the token the flow was issued with
+   * (its SHA-256, `flow.csrfTokenHash`).
+   */
+  verify(request: FastifyRequest, formToken: unknown, expectedHash?: string | null): void {
+    const cookieToken = request.cookies[CSRF_COOKIE];
+    if (typeof formToken !== 'string' || formToken === '' || !isCookieToken(cookieToken)) throw SelfServiceError.csrf();
+    if (expectedHash !== undefined && expectedHash !== null && sha256Hex(formToken) !== expectedHash) throw SelfServiceError.csrf();
+    if (!formTokenMatches(formToken, cookieToken, this.secrets())) throw SelfServiceError.csrf();
+  }
+
+  /** Drops the CSRF cookie (logout): the next flow gets a new one. */
+  clear(reply: FastifyReply): void {
+    void reply.clearCookie(CSRF_COOKIE, cookieOptions(this.config.cookies, undefined));
+  }
+
+  private secrets(): readonly string[] {
+    return this.config.secrets.system;
+  }
+}

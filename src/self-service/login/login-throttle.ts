@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { sha256Hex } from '../../common/crypto/digest.js';
+import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../../config/app-config.js';
+import { normalizeIdentifier } from '../../identities/schemas/identifier-normalization.js';
+import { SelfServiceError } from '../self-service.errors.js';
+
+interface FailureRow {
+  readonly key: string;
+  readonly failures: number;
+  readonly window_started_at: Date;
+}
+
+/**
+ * Failed password logins, counted in PostgreSQL (so every instance sees the same counts) per login
+ * identifier (hashed) and per client address, in a fixed window of SELFSERVICE_LOGIN_FAILURE_WINDOW.
+ * Past the limit, attempts are refused with 429 and `Retry-After` until the window ends — also with the
+ * right password, or guessing could go on. A success clears the identifier's count. As Keycloak warns,
+ * a per-account limit lets anyone lock an account for a window; the per-address limit and a short
+ * window keep that bounded (docs/self-service.md).
+ */
+@Injectable()
+export class LoginThrottle {
+  private readonly config: LoginThrottleConfig;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly dataSource: DataSource,
+  ) {
+    this.config = config.selfService.loginThrottle;
+  }
+
+  /** 429 `too_many_requests` when the identifier or the address is over its limit in the current window. */
+  async assertAllowed(identifier: string, ip: string, now = new Date()): Promise<void> {
+    const keys = this.keys(identifier, ip);
+    if (keys.length === 0) return;
+    const rows: FailureRow[] = await this.dataSource.query(
+      `SELECT key, failures, window_started_at FROM self_service_login_failures WHERE key = ANY($1) AND window_started_at > $2`,
+      [keys.map(([key]) => key), this.cutoff(now)],
+    );
+    for (const row of rows) {
+      const limit = keys.find(([key]) => key === row.key)?.[1] ?? 0;
+      if (row.failures >= limit) {
+        const endsAt = new Date(row.window_started_at).getTime() + this.config.windowSeconds * 1000;
+        throw SelfServiceError.tooManyAttempts((endsAt - now.getTime()) / 1000);
+      }
+    }
+  }
+
+  /** Counts a failed attempt for the identifier and the address, and drops counts of past windows. */
+  async failed(identifier: string, ip: string, now = new Date()): Promise<void> {
+    const keys = this.keys(identifier, ip).map(([key]) => key);
+    if (keys.length === 0) return;
+    const values = keys.map((_, index) => `($${index + 3}, $1, 1)`).join(', ');
+    await this.dataSource.query(
+      `INSERT INTO self_service_login_failures (key, window_started_at, failures) VALUES ${values}
+       ON CONFLICT (key) DO UPDATE SET
+         failures = CASE WHEN self_service_login_failures.window_started_at > $2 THEN self_service_login_failures.failures + 1 ELSE 1 END,
+         window_started_at = CASE WHEN self_service_login_failures.window_started_at > $2 THEN self_service_login_failures.window_started_at ELSE $1 END`,
+      [now, this.cutoff(now), ...keys],
+    );
+    await this.dataSource.query(`DELETE FROM self_service_login_failures WHERE window_started_at <= $1`, [this.cutoff(now)]);
+  }
+
+  /** A successful login clears the identifier's count (the address keeps its own). */
+  async succeeded(identifier: string): Promise<void> {
+    if (this.config.maxFailuresPerIdentifier === 0) return;
+    await this.dataSource.query(`DELETE FROM self_service_login_failures WHERE key = $1`, [identifierKey(identifier)]);
+  }
+
+  /** The counted keys with their limits; a limit of 0 is off. */
+  private keys(identifier: string, ip: string): [string, number][] {
+    const keys: [string, number][] = [];
+    if (this.config.maxFailuresPerIdentifier > 0) keys.push([identifierKey(identifier), this.config.maxFailuresPerIdentifier]);
+    if (this.config.maxFailuresPerIp > 0) keys.push([`ip:${ip}`, this.config.maxFailuresPerIp]);
+    return keys;
+  }
+
+  private cutoff(now: Date): Date {
+    return new Date(now.getTime() - this.config.windowSeconds * 1000);
+  }
+}
+
+/** Identifiers are personal data: counted under their SHA-256 (after the same normalization as lookups). */
+function identifierKey(identifier: string): string {
+  return `identifier:${sha256Hex(normalizeIdentifier(identifier))}`;
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from '@node-rs/argon2';
+import { verify as bcryptVerify } from '@node-rs/bcrypt';
+import { APP_CONFIG, type AppConfig, type Argon2Config } from '../../config/app-config.js';
+
+/** `@node-rs/argon2` declares Algorithm as a const enum, which is not emitted; its value for argon2id. */
+const ARGON2ID = 2 as Algorithm;
+const ARGON2 = /^\$argon2(id|i)\$/;
+const ARGON2ID_PARAMETERS = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/;
+const BCRYPT = /^\$2[abxy]?\$/;
+
+/**
+ * Checks passwords against stored hashes: argon2id/argon2i (PHC) and bcrypt (imported), whatever the
+ * configured algorithm (as Kratos' hash comparator). When the identity has no usable hash, or the
+ * identifier is unknown, the password is checked against a dummy argon2id hash of the configured
+ * parameters, so the answer takes as long as a real check (no account enumeration by timing: S52).
+ */
+@Injectable()
+export class PasswordVerifier implements OnModuleInit {
+  private readonly argon2: Argon2Config;
+  private dummyHash: string | undefined;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.argon2 = config.identities.argon2;
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.dummyHash = await argon2Hash(randomBytes(32).toString('base64url'), this.options());
+  }
+
+  /** Whether `password` matches `hashed`; a missing or unknown hash costs a dummy check and is false. */
+  async verify(password: string, hashed: string | undefined): Promise<boolean> {
+    if (hashed !== undefined && ARGON2.test(hashed)) return argon2Verify(hashed, password).catch(() => false);
+    if (hashed !== undefined && BCRYPT.test(hashed)) return bcryptVerify(password, hashed).catch(() => false);
+    await this.spendDummyCheck(password);
+    return false;
+  }
+
+  /** An imported bcrypt hash, or argon2 with other parameters than configured: re-hash after a successful login. */
+  needsRehash(hashed: string): boolean {
+    const match = ARGON2ID_PARAMETERS.exec(hashed);
+    if (match === null) return true;
+    return (
+      Number(match[1]) !== this.argon2.memoryKib ||
+      Number(match[2]) !== this.argon2.iterations ||
+      Number(match[3]) !== this.argon2.parallelism
+    );
+  }
+
+  private async spendDummyCheck(password: string): Promise<void> {
+    this.dummyHash ??= await argon2Hash(randomBytes(32).toString('base64url'), this.options());
+    await argon2Verify(this.dummyHash, password).catch(() => false);
+  }
+
+  private options(): { algorithm: Algorithm; memoryCost: number; timeCost: number; parallelism: number } {
+    return {
+      algorithm: ARGON2ID,
+      memoryCost: this.argon2.memoryKib,
+      timeCost: this.argon2.iterations,
+      parallelism: this.argon2.parallelism,
+    };
+  }
+}

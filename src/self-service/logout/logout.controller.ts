@@ -1,0 +1,33 @@
+import { Body, Delete, Get, HttpCode, Req, Res, UseFilters } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PublicController } from '../../common/auth/controllers.js';
+import { BrowserErrorFilter } from '../errors/browser-error.filter.js';
+import { RevokeSessionDto } from './dto/revoke-session.dto.js';
+import { LogoutService } from './logout.service.js';
+
+/**
+ * Logout: `DELETE /self-service/logout/api` (API clients), `DELETE /sessions` (Kratos v0.6's name for
+ * the same), and `GET /self-service/browser/flows/logout` (browsers).
+ */
+@PublicController()
+@UseFilters(BrowserErrorFilter)
+export class LogoutController {
+  constructor(private readonly logout: LogoutService) {}
+
+  @Delete('self-service/logout/api')
+  @HttpCode(204)
+  apiLogout(@Body() body: RevokeSessionDto): Promise<void> {
+    return this.logout.revokeToken(body.session_token);
+  }
+
+  @Delete('sessions')
+  @HttpCode(204)
+  revokeSession(@Body() body: RevokeSessionDto): Promise<void> {
+    return this.logout.revokeToken(body.session_token);
+  }
+
+  @Get('self-service/browser/flows/logout')
+  browserLogout(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.logout.browserLogout({ request, reply });
+  }
+}

@@ -1,0 +1,145 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Courier } from '../courier/courier.js';
+import type { FlowEntity } from '../flows/entities/flow.entity.js';
+import type { FlowType } from '../flows/flow-kind.js';
+import { FLOW_ID, FLOW_KINDS } from '../flows/flow-kind.js';
+import { toFlowResponse } from '../flows/flow.mapper.js';
+import { FlowReplies } from '../flows/flow-replies.js';
+import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
+import { decodeSubmission } from '../forms/submission.js';
+import { SelfServiceError, SelfServiceErrorCode } from '../self-service.errors.js';
+import type { UiText } from '../ui/ui-container.js';
+import { LINK_FIELDS, LINK_METHOD, linkNodes, linkUrl, readLinkSubmission } from './link-form.js';
+import { LinkFlowState, type LinkFlowKind } from './link-flow-kind.js';
+
+/** Longer `token` values are no token of ours; refusing them early keeps hashing bounded. */
+const MAX_TOKEN_LENGTH = 256;
+
+/** The `flow` and `token` of a link as it came in, when both look like ours. */
+export interface LinkQuery {
+  readonly flowId: string;
+  readonly token: string;
+}
+
+/**
+ * The steps recovery and verification share (seed 001's recovery state table; Kratos' link strategy):
+ * start a flow, fetch it, take an e-mail address and send the link (the same answer whether or not
+ * anyone has the address: S53), restart a flow with a message, and read a link's query.
+ */
+@Injectable()
+export class LinkFlowSteps {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly flows: FlowsService,
+    private readonly replies: FlowReplies,
+    private readonly courier: Courier,
+  ) {}
+
+  /** A new flow in `choose_method` showing the e-mail form, with `messages`. */
+  start(
+    kind: LinkFlowKind,
+    type: FlowType,
+    http: SelfServiceHttp,
+    messages: readonly UiText[] = [],
+    returnTo?: string,
+  ): Promise<FlowEntity> {
+    return this.flows.start(
+      { kind: kind.kind, type, nodes: linkNodes(), state: LinkFlowState.ChooseMethod, messages, returnTo: returnTo ?? null },
+      http,
+    );
+  }
+
+  /** Init: API → 200 with the flow; browser → 302 to the UI. */
+  async init(kind: LinkFlowKind, type: FlowType, http: SelfServiceHttp, returnTo?: string): Promise<FastifyReply> {
+    const flow = await this.start(kind, type, http, [], returnTo);
+    return this.replies.started(http, flow, toFlowResponse(flow), this.flows.uiUrl(flow));
+  }
+
+  /** `GET <kind>/flows?id=`: 200, 404, or 410 when expired. */
+  async fetch(kind: LinkFlowKind, http: SelfServiceHttp): Promise<FastifyReply> {
+    const flow = await this.flows.fetch(kind.kind, (http.request.query as Record<string, unknown>)['id']);
+    return this.replies.json(http.reply, 200, toFlowResponse(flow));
+  }
+
+  /**
+   * A submit of a loaded flow (the caller checked sessions where its kind needs it):
+   * - expired → a fresh flow of the same type with the "expired" message (API: 302 to it; browser: 302 to the UI);
+   * - already `passed_challenge` → likewise, with "already completed";
+   * - decode, then the API/browser conventions (API: no Cookie/Origin, 400; browser: CSRF, 403);
+   * - a bad form (method other than `link`, missing or malformed `email`) → the form again with the error
+   *   (API: 400 with the flow; browser: 302 to the UI), state unchanged;
+   * - otherwise the e-mail is queued and the flow moves to `sent_email` (API: 200; browser: 302 to the UI).
+   */
+  async submit(kind: LinkFlowKind, http: SelfServiceHttp, flow: FlowEntity, expired: boolean): Promise<FastifyReply> {
+    if (expired) return this.restart(kind, http, flow, kind.messages.expired(flow.expiresAt));
+    if (flow.state === LinkFlowState.PassedChallenge) return this.restart(kind, http, flow, kind.messages.alreadyCompleted());
+    const body = decodeSubmission(http.request, LINK_FIELDS);
+    this.flows.assertSubmitAllowed(flow, http.request, body['csrf_token']);
+    const submission = readLinkSubmission(body, kind.messages.noStrategy);
+    if (!submission.ok) {
+      const ui = this.flows.form(
+        flow,
+        linkNodes(submission.email, submission.emailError),
+        submission.formError === undefined ? [] : [submission.formError],
+      );
+      const saved = await this.flows.save(flow, { active: LINK_METHOD, ui });
+      return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 400);
+    }
+    await this.sendLink(kind, flow.id, flow.expiresAt, submission.email);
+    const saved = await this.flows.save(flow, {
+      state: LinkFlowState.SentEmail,
+      active: LINK_METHOD,
+      ui: this.flows.form(flow, linkNodes(submission.email), [kind.messages.emailSent()]),
+    });
+    return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 200);
+  }
+
+  /**
+   * Queues the e-mail for an address: the link when someone has it, otherwise the "invalid" e-mail, so the
+   * answer is the same either way. The token expires with the flow.
+   */
+  async sendLink(kind: LinkFlowKind, flowId: string, expiresAt: Date, email: string): Promise<void> {
+    const issued = await kind.issueToken(email, flowId, expiresAt);
+    const url = issued === undefined ? undefined : linkUrl(this.config.urls.issuer, FLOW_KINDS[kind.kind].path, flowId, issued.token);
+    await this.courier.queue(kind.email(email, url));
+  }
+
+  /** A fresh flow replacing `flow` (same type), carrying `message`: API 302 to the flow, browser 302 to the UI. */
+  async restart(kind: LinkFlowKind, http: SelfServiceHttp, flow: FlowEntity, message: UiText): Promise<FastifyReply> {
+    const fresh = await this.start(kind, flow.type, http, [message], flow.returnTo ?? undefined);
+    return this.replies.restarted(http, fresh, toFlowResponse(fresh), this.flows.uiUrl(fresh));
+  }
+
+  /** A link that cannot be used: a new browser flow carrying `message`, and 302 to its UI (seed 001). */
+  async restartFromLink(kind: LinkFlowKind, http: SelfServiceHttp, message: UiText): Promise<FastifyReply> {
+    const fresh = await this.start(kind, 'browser', http, [message]);
+    return this.replies.redirect(http.reply, this.flows.uiUrl(fresh));
+  }
+
+  /** The `flow` and `token` of a link, or undefined when either is missing or malformed. */
+  linkQuery(http: SelfServiceHttp): LinkQuery | undefined {
+    const query = http.request.query as Record<string, unknown>;
+    const flowId = query['flow'];
+    const token = query['token'];
+    if (typeof flowId !== 'string' || !FLOW_ID.test(flowId)) return undefined;
+    if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return undefined;
+    return { flowId, token };
+  }
+
+  /** Whether the request carries a `token` at all (a link) rather than being a plain GET of the submit URL. */
+  hasToken(http: SelfServiceHttp): boolean {
+    return (http.request.query as Record<string, unknown>)['token'] !== undefined;
+  }
+
+  /** The flow of a redeemed link, moved to `passed_challenge`; undefined when the link was not made by a flow (admin links, registration). */
+  async passChallenge(kind: LinkFlowKind, flowId: string, identityId: string): Promise<FlowEntity | undefined> {
+    const flow = await this.flows.find(kind.kind, flowId).catch((error: unknown) => {
+      if (error instanceof SelfServiceError && error.reason === SelfServiceErrorCode.NotFound) return undefined;
+      throw error;
+    });
+    if (flow === undefined) return undefined;
+    return this.flows.save(flow, { state: LinkFlowState.PassedChallenge, identityId, ui: this.flows.form(flow, linkNodes(), []) });
+  }
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { sha256Hex } from '../../common/crypto/digest.js';
+import { SESSION_COOKIE } from '../self-service-cookies.js';
+
+/** 256 random bits, base64url (43 characters). Stored only as its SHA-256 (`tokenHash`). */
+export function newSessionToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What is stored and looked up instead of the token. A 256-bit random token needs no key or salt. */
+export function tokenHash(token: string): string {
+  return sha256Hex(token);
+}
+
+/** Longer values are no token of ours; refusing them early keeps hashing bounded. */
+const MAX_TOKEN_LENGTH = 256;
+
+/**
+ * The session token of a request, in Kratos' order: `X-Session-Token`, then the `service_session`
+ * cookie, then `Authorization: Bearer <token>` (scheme case-insensitive). Undefined when none.
+ */
+export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-session-token'];
+  if (typeof header === 'string' && header !== '') return bounded(header);
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (cookie !== undefined && cookie !== '') return bounded(cookie);
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined && /^bearer /i.test(authorization)) {
+    const token = authorization.slice(7).trim();
+    if (token !== '') return bounded(token);
+  }
+  return undefined;
+}
+
+function bounded(token: string): string | undefined {
+  return token.length <= MAX_TOKEN_LENGTH ? token : undefined;
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { IdentitiesError, IdentitiesErrorCode } from '../../identities/identities.errors.js';
+import { toIdentityResponse } from '../../identities/identities.mapper.js';
+import { IdentitiesService } from '../../identities/identities.service.js';
+import type { IdentityRecord } from '../../identities/identity-record.js';
+import { SelfServiceError } from '../self-service.errors.js';
+import { cookieOptions, SESSION_COOKIE } from '../self-service-cookies.js';
+import { SessionEntity } from './entities/session.entity.js';
+import { SessionCache } from './session-cache.js';
+import { toSessionResponse, type SessionResponse } from './session.mapper.js';
+import { newSessionToken, sessionTokenOf, tokenHash } from './session-token.js';
+import { SessionsRepository } from './sessions.repository.js';
+
+/** A valid session presented by a request, with the token it was presented with. */
+export interface ActiveSession {
+  readonly session: SessionEntity;
+  readonly token: string;
+  readonly tokenHash: string;
+}
+
+/** A session just issued: the token leaves the service here, once. */
+export interface IssuedSession {
+  readonly session: SessionEntity;
+  readonly token: string;
+}
+
+/**
+ * Self-service sessions: issue (login, registration, recovery), look up from a request, re-authenticate
+ * (`refresh`), revoke (logout), the session cookie, and the wire shape with the identity. Tokens are
+ * stored only as SHA-256; every change is announced so whoami caches drop the session everywhere.
+ */
+@Injectable()
+export class SessionsService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: SessionsRepository,
+    private readonly identities: IdentitiesService,
+    private readonly cache: SessionCache,
+  ) {}
+
+  /** A new session for an identity that just authenticated with `method`, valid for SESSION_LIFESPAN. */
+  async issue(identityId: string, method: string): Promise<IssuedSession> {
+    const now = new Date();
+    const token = newSessionToken();
+    const session = Object.assign(new SessionEntity(), {
+      id: randomUUID(),
+      tokenHash: tokenHash(token),
+      identityId,
+      active: true,
+      issuedAt: now,
+      authenticatedAt: now,
+      expiresAt: this.expiry(now),
+      authenticationMethods: [{ method, completed_at: now.toISOString() }],
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.repository.insert(session);
+    return { session, token };
+  }
+
+  /** The valid session of a request (`X-Session-Token`, cookie, or bearer), or undefined. */
+  async fromRequest(request: FastifyRequest): Promise<ActiveSession | undefined> {
+    const token = sessionTokenOf(request);
+    return token === undefined ? undefined : this.byToken(token);
+  }
+
+  /** Like `fromRequest`, but 401 `session_inactive` without a valid session. */
+  async require(request: FastifyRequest): Promise<ActiveSession> {
+    const active = await this.fromRequest(request);
+    if (active === undefined) throw SelfServiceError.noSession();
+    return active;
+  }
+
+  async byToken(token: string): Promise<ActiveSession | undefined> {
+    const hash = tokenHash(token);
+    const session = await this.repository.findActive(hash, new Date());
+    return session === null ? undefined : { session, token, tokenHash: hash };
+  }
+
+  /** Login with `refresh=true` by the session's own identity: `authenticated_at` = now, expiry extended. */
+  async reauthenticate(active: ActiveSession, method: string): Promise<SessionEntity> {
+    const now = new Date();
+    const methods = [...active.session.authenticationMethods, { method, completed_at: now.toISOString() }];
+    const expiresAt = this.expiry(now);
+    await this.repository.reauthenticated(active.session.id, methods, now, expiresAt);
+    await this.cache.changed(active.tokenHash);
+    return Object.assign(active.session, { authenticatedAt: now, authenticationMethods: methods, expiresAt, updatedAt: now });
+  }
+
+  /** Revokes the session of a token; false when it was unknown, expired or already revoked. */
+  async revoke(token: string): Promise<boolean> {
+    const hash = tokenHash(token);
+    const revoked = await this.repository.revoke(hash, new Date());
+    if (revoked) await this.cache.changed(hash);
+    return revoked;
+  }
+
+  /** Authenticated within SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE: may change the password and protected traits. */
+  isPrivileged(session: SessionEntity, now = new Date()): boolean {
+    return now.getTime() - session.authenticatedAt.getTime() < this.config.selfService.privilegedSessionMaxAge * 1000;
+  }
+
+  /** The session on the wire, with its identity (loaded here). */
+  async toResponse(session: SessionEntity): Promise<SessionResponse> {
+    return toSessionResponse(session, await this.identityResponse(session.identityId));
+  }
+
+  /** The identity on the wire (as the admin API shows it), for sessions and settings flows. */
+  async identityResponse(identityId: string): Promise<ReturnType<typeof toIdentityResponse>> {
+    // A session whose identity was deleted in between is no session (the cascade removes it next).
+    const record = await this.identities.get(identityId).catch((error: unknown) => {
+      throw error instanceof IdentitiesError && error.reason === IdentitiesErrorCode.NotFound ? SelfServiceError.noSession() : error;
+    });
+    return this.identityOnWire(record);
+  }
+
+  identityOnWire(record: IdentityRecord): ReturnType<typeof toIdentityResponse> {
+    return toIdentityResponse(record, this.config.urls.issuer);
+  }
+
+  /** Sets the `service_session` cookie (HttpOnly, SameSite, Secure per config), for SESSION_LIFESPAN. */
+  setCookie(reply: FastifyReply, token: string): void {
+    void reply.setCookie(SESSION_COOKIE, token, cookieOptions(this.config.cookies, this.config.selfService.sessionLifespan));
+  }
+
+  clearCookie(reply: FastifyReply): void {
+    void reply.clearCookie(SESSION_COOKIE, cookieOptions(this.config.cookies, undefined));
+  }
+
+  private expiry(from: Date): Date {
+    return new Date(from.getTime() + this.config.selfService.sessionLifespan * 1000);
+  }
+}

@@ -1,0 +1,59 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendError } from '../../common/errors/error-response.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { SelfServiceError } from '../self-service.errors.js';
+import { SessionCache } from './session-cache.js';
+import { sessionTokenOf, tokenHash } from './session-token.js';
+import { SessionsService } from './sessions.service.js';
+
+/** Kratos' header naming the identity of the session, for gateways that forward it. */
+const IDENTITY_HEADER = 'x-kratos-authenticated-identity-id';
+
+/**
+ * `GET /sessions/whoami` on the public listener, as a plain Fastify route: gateways call it on every
+ * request they authorize, so Nest's router, guard and pipes would be most of its cost (like
+ * `/.well-known/jwks.json`). The answer is served from SessionCache when it can be; on a miss, one
+ * indexed session lookup plus the identity. 401 (identity family) without a valid session.
+ */
+@Injectable()
+export class WhoamiRoute implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly sessions: SessionsService,
+    private readonly cache: SessionCache,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.route({
+      method: 'GET',
+      url: '/sessions/whoami',
+      constraints: { listener: 'public' },
+      errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+      handler: async (request, reply) => {
+        const token = sessionTokenOf(request);
+        if (token === undefined) throw SelfServiceError.noSession();
+        const hash = tokenHash(token);
+        const cached = this.cache.get(hash, Date.now());
+        if (cached !== undefined) return this.send(reply, cached.body, cached.identityId);
+        const generation = this.cache.generation();
+        const active = await this.sessions.byToken(token);
+        if (active === undefined) throw SelfServiceError.noSession();
+        const body = JSON.stringify(await this.sessions.toResponse(active.session));
+        this.cache.set(hash, { body, identityId: active.session.identityId, expiresAtMs: active.session.expiresAt.getTime() }, generation);
+        return this.send(reply, body, active.session.identityId);
+      },
+    });
+  }
+
+  private send(reply: FastifyReply, body: string, identityId: string): FastifyReply {
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('cache-control', 'private, no-store')
+      .header(IDENTITY_HEADER, identityId)
+      .send(body);
+  }
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { AddressTokensService } from '../../identities/address-tokens.service.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { markBrowserRequest } from '../flows/browser-requests.js';
+import { FlowReplies } from '../flows/flow-replies.js';
+import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
+import { SelfServiceError } from '../self-service.errors.js';
+import { LinkFlowSteps } from '../recovery/link-flow-steps.js';
+import { VerificationFlowKind } from './verification-flow-kind.js';
+
+/**
+ * The verification flow with the link method (Kratos v0.6 `strategy/link`, reference §1.12): init,
+ * fetch, submit an address (a link to a known verifiable address, the "invalid" e-mail otherwise), and
+ * the link itself, which marks the address verified and sends the browser on to `return_to` or
+ * SELFSERVICE_DEFAULT_BROWSER_RETURN_URL. Unlike recovery it works with or without a session.
+ */
+@Injectable()
+export class VerificationFlows {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly steps: LinkFlowSteps,
+    private readonly kind: VerificationFlowKind,
+    private readonly flows: FlowsService,
+    private readonly replies: FlowReplies,
+    private readonly tokens: AddressTokensService,
+  ) {}
+
+  initApi(http: SelfServiceHttp): Promise<FastifyReply> {
+    return this.steps.init(this.kind, 'api', http);
+  }
+
+  initBrowser(http: SelfServiceHttp): Promise<FastifyReply> {
+    markBrowserRequest(http.request);
+    return this.steps.init(this.kind, 'browser', http, this.flows.returnTo(http.request));
+  }
+
+  fetch(http: SelfServiceHttp): Promise<FastifyReply> {
+    return this.steps.fetch(this.kind, http);
+  }
+
+  /** `POST /self-service/verification?flow=`. */
+  async submit(http: SelfServiceHttp): Promise<FastifyReply> {
+    const { flow, expired } = await this.flows.forSubmit('verification', http);
+    return this.steps.submit(this.kind, http, flow, expired);
+  }
+
+  /**
+   * `GET /self-service/verification?flow=&token=`: the link. A token unknown, used, or issued for
+   * another flow → a new browser flow with 4070001; expired → with 4070005; otherwise the address is
+   * verified and the browser goes on.
+   */
+  async useLink(http: SelfServiceHttp): Promise<FastifyReply> {
+    markBrowserRequest(http.request);
+    if (!this.steps.hasToken(http)) throw SelfServiceError.invalidRequest('The verification link carries no token; start the flow again.');
+    const link = this.steps.linkQuery(http);
+    const redeemed = link === undefined ? undefined : await this.tokens.redeemVerificationToken(link.token, link.flowId);
+    if (link === undefined || redeemed === undefined) return this.steps.restartFromLink(this.kind, http, this.kind.messages.tokenInvalid());
+    if (redeemed.expired) return this.steps.restartFromLink(this.kind, http, this.kind.messages.expired(redeemed.expiresAt));
+    const flow = await this.steps.passChallenge(this.kind, link.flowId, redeemed.identityId);
+    return this.replies.redirect(http.reply, flow?.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+  }
+}

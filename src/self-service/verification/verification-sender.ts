@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { IdentityRecord } from '../../identities/identity-record.js';
+import { LinkFlowSteps } from '../recovery/link-flow-steps.js';
+import { VerificationFlowKind } from './verification-flow-kind.js';
+
+/**
+ * Sends verification links without a verification flow: after registration, one e-mail per
+ * verifiable address not yet verified (Kratos' `verification` after-registration hook). Each link
+ * carries a flow id of its own, as admin recovery links do, and expires after SELFSERVICE_FLOW_LIFESPAN.
+ */
+@Injectable()
+export class VerificationSender {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly steps: LinkFlowSteps,
+    private readonly kind: VerificationFlowKind,
+  ) {}
+
+  async sendFor(record: IdentityRecord): Promise<void> {
+    const expiresAt = new Date(Date.now() + this.config.selfService.flowLifespan * 1000);
+    for (const address of record.verifiableAddresses) {
+      if (address.verified || address.via !== 'email') continue;
+      await this.steps.sendLink(this.kind, randomUUID(), expiresAt, address.value);
+    }
+  }
+}

@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootApp, type TestApp } from '../support/app.js';
+import { queryDatabase } from '../support/database.js';
+import { Browser, createPasswordIdentity, messageIds, nodeValue, type FlowShape } from '../support/self-service.js';
+import { linkIn, SmtpSink } from '../support/smtp-sink.js';
+
+let app: TestApp;
+let smtp: SmtpSink;
+
+beforeAll(async () => {
+  smtp = await SmtpSink.start();
+  app = await bootApp({
+    COURIER_SMTP_URL: smtp.url,
+    COURIER_DISPATCH_INTERVAL_MS: '50',
+    SELFSERVICE_ALLOWED_RETURN_URLS: 'https://app.example.com/verified',
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await smtp?.close();
+});
+
+/** Path and query of a link from an e-mail (the issuer in tests names port 0). */
+function pathOf(link: string): string {
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+interface AddressShape {
+  value: string;
+  verified: boolean;
+  status: string;
+  verified_at: string | null;
+}
+
+async function addressOf(identityId: string): Promise<AddressShape> {
+  const identity = await app.admin.get<{ verifiable_addresses: AddressShape[] }>(`/identities/${identityId}`);
+  expect(identity.status).toBe(200);
+  return identity.body.verifiable_addresses[0]!;
+}
+
+async function apiFlow(): Promise<FlowShape> {
+  const init = await app.public.get<FlowShape>('/self-service/verification/api');
+  expect(init.status).toBe(200);
+  return init.body;
+}
+
+describe('verification flow (API)', () => {
+  it('initializes in choose_method with csrf_token, email and the link method', async () => {
+    const flow = await apiFlow();
+    expect(flow).toMatchObject({ type: 'api', state: 'choose_method' });
+    expect(flow.ui.action).toBe(`${app.running.config.urls.issuer}/self-service/verification?flow=${flow.id}`);
+    expect(flow.ui.nodes.map((node) => [node.group, node.attributes.name, node.attributes.type])).toEqual([
+      ['default', 'csrf_token', 'hidden'],
+      ['link', 'email', 'email'],
+      ['link', 'method', 'submit'],
+    ]);
+    const fetched = await app.public.get<FlowShape>(`/self-service/verification/flows?id=${flow.id}`);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.id).toBe(flow.id);
+  });
+
+  it('sends a link by e-mail; following it verifies the address and goes on to the default return URL', async () => {
+    const identityId = await createPasswordIdentity(app, 'vera@example.com');
+    expect(await addressOf(identityId)).toMatchObject({ verified: false, status: 'pending', verified_at: null });
+    const flow = await apiFlow();
+    const submit = await app.public.post<FlowShape>(`/self-service/verification?flow=${flow.id}`, {
+      json: { method: 'link', email: 'Vera@Example.com' },
+    });
+    expect(submit.status).toBe(200);
+    expect(submit.body.state).toBe('sent_email');
+    expect(messageIds(submit.body)).toEqual([1070001]);
+    expect(nodeValue(submit.body, 'email')).toBe('Vera@Example.com');
+
+    const email = await smtp.waitFor('Vera@Example.com', (mail) => mail.subject === 'Please verify your email address');
+    const link = linkIn(email, '/self-service/verification');
+    expect(new URL(link).searchParams.get('flow')).toBe(flow.id);
+    const follow = await app.public.get(pathOf(link));
+    expect(follow.status).toBe(302);
+    expect(follow.headers.get('location')).toBe(app.running.config.selfService.defaultBrowserReturnUrl);
+
+    const address = await addressOf(identityId);
+    expect(address).toMatchObject({ verified: true, status: 'completed' });
+    expect(Date.parse(address.verified_at!)).toBeGreaterThan(Date.now() - 60_000);
+    const after = await app.public.get<FlowShape>(`/self-service/verification/flows?id=${flow.id}`);
+    expect(after.body.state).toBe('passed_challenge');
+  });
+
+  it('answers an unknown address exactly like a known one, and mails the "invalid" notice', async () => {
+    await createPasswordIdentity(app, 'known-v@example.com');
+    const known = await app.public.post<FlowShape>(`/self-service/verification?flow=${(await apiFlow()).id}`, {
+      json: { email: 'known-v@example.com' },
+    });
+    const unknown = await app.public.post<FlowShape>(`/self-service/verification?flow=${(await apiFlow()).id}`, {
+      json: { email: 'nobody-v@example.com' },
+    });
+    expect(unknown.status).toBe(known.status);
+    const strip = (flow: FlowShape): unknown => ({
+      ...flow,
+      id: 'x',
+      expires_at: 'x',
+      issued_at: 'x',
+      request_url: 'x',
+      ui: { ...flow.ui, action: 'x', nodes: flow.ui.nodes.filter((n) => n.attributes.name !== 'email') },
+    });
+    expect(strip(unknown.body)).toEqual(strip(known.body));
+    const notice = await smtp.waitFor('nobody-v@example.com');
+    expect(notice.subject).toBe('Someone tried to verify this email address');
+    expect(notice.text).not.toContain('/self-service/verification');
+  });
+
+  it('refuses a bad form with 400 and the flow (state unchanged), and an unknown method with 4010006', async () => {
+    const flow = await apiFlow();
+    const missing = await app.public.post<FlowShape>(`/self-service/verification?flow=${flow.id}`, { json: { method: 'link', email: '' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.state).toBe('choose_method');
+    expect(messageIds(missing.body)).toEqual([4000002]);
+    const malformed = await app.public.post<FlowShape>(`/self-service/verification?flow=${flow.id}`, { json: { email: 'not-an-address' } });
+    expect(malformed.status).toBe(400);
+    expect(messageIds(malformed.body)).toEqual([4000004]);
+    const method = await app.public.post<FlowShape>(`/self-service/verification?flow=${flow.id}`, {
+      json: { method: 'code', email: 'a@example.com' },
+    });
+    expect(method.status).toBe(400);
+    expect(messageIds(method.body)).toEqual([4010006]);
+  });
+
+  it('uses a link once; a used or foreign-flow link gives a new browser flow with 4070001', async () => {
+    const identityId = await createPasswordIdentity(app, 'once-v@example.com');
+    const flow = await apiFlow();
+    await app.public.post(`/self-service/verification?flow=${flow.id}`, { json: { email: 'once-v@example.com' } });
+    const link = new URL(linkIn(await smtp.waitFor('once-v@example.com'), '/self-service/verification'));
+    const other = await apiFlow();
+    const foreign = await app.public.get(`/self-service/verification?flow=${other.id}&token=${link.searchParams.get('token')}`);
+    expect(foreign.status).toBe(302);
+    expect((await addressOf(identityId)).verified).toBe(false);
+
+    expect((await app.public.get(pathOf(link.href))).status).toBe(302);
+    const again = await app.public.get(pathOf(link.href));
+    expect(again.status).toBe(302);
+    const location = new URL(again.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(app.running.config.selfService.urls.verification);
+    const fresh = await app.public.get<FlowShape>(`/self-service/verification/flows?id=${location.searchParams.get('flow')}`);
+    expect(fresh.body).toMatchObject({ type: 'browser', state: 'choose_method' });
+    expect(messageIds(fresh.body)).toEqual([4070001]);
+  });
+
+  it('an expired link gives a new flow with 4070005 and verifies nothing', async () => {
+    const identityId = await createPasswordIdentity(app, 'late-v@example.com');
+    const flow = await apiFlow();
+    await app.public.post(`/self-service/verification?flow=${flow.id}`, { json: { email: 'late-v@example.com' } });
+    const link = linkIn(await smtp.waitFor('late-v@example.com'), '/self-service/verification');
+    await queryDatabase(
+      app.databaseUrl,
+      `UPDATE identity_verification_tokens SET expires_at = now() - interval '1 minute' WHERE flow_id = $1`,
+      [flow.id],
+    );
+    const follow = await app.public.get(pathOf(link));
+    expect(follow.status).toBe(302);
+    const fresh = await app.public.get<FlowShape>(
+      `/self-service/verification/flows?id=${new URL(follow.headers.get('location')!).searchParams.get('flow')}`,
+    );
+    expect(messageIds(fresh.body)).toEqual([4070005]);
+    expect((await addressOf(identityId)).verified).toBe(false);
+  });
+
+  it('a submit to an expired flow restarts it: 302 to a fresh flow carrying 4070005', async () => {
+    const flow = await apiFlow();
+    await queryDatabase(app.databaseUrl, `UPDATE self_service_flows SET expires_at = now() - interval '2 minutes' WHERE id = $1`, [
+      flow.id,
+    ]);
+    const submit = await app.public.post<FlowShape>(`/self-service/verification?flow=${flow.id}`, { json: { email: 'x@example.com' } });
+    expect(submit.status).toBe(302);
+    expect(submit.headers.get('location')).toContain('/self-service/verification/flows?id=');
+    expect(submit.body.id).not.toBe(flow.id);
+    expect(messageIds(submit.body)).toEqual([4070005]);
+    const gone = await app.public.get(`/self-service/verification/flows?id=${flow.id}`);
+    expect(gone.status).toBe(410);
+  });
+});
+
+describe('verification flow (browser)', () => {
+  it('submits with the CSRF token (302 to the UI), refuses a missing one (403), and the link goes on to return_to', async () => {
+    const identityId = await createPasswordIdentity(app, 'bella@example.com');
+    const browser = new Browser(app);
+    const init = await browser.get('/self-service/verification/browser?return_to=https://app.example.com/verified');
+    expect(init.status).toBe(302);
+    const flowId = new URL(init.headers.get('location')!).searchParams.get('flow')!;
+    const flow = (await browser.get<FlowShape>(`/self-service/verification/flows?id=${flowId}`)).body;
+
+    const forged = await browser.postForm(
+      `/self-service/verification?flow=${flow.id}`,
+      { email: 'bella@example.com', method: 'link' },
+      { accept: 'application/json' },
+    );
+    expect(forged.status).toBe(403);
+    expect((forged.body as { error: { id: string } }).error.id).toBe('security_csrf_violation');
+
+    const submit = await browser.postForm(`/self-service/verification?flow=${flow.id}`, {
+      csrf_token: String(nodeValue(flow, 'csrf_token')),
+      email: 'bella@example.com',
+      method: 'link',
+    });
+    expect(submit.status).toBe(302);
+    expect(submit.headers.get('location')).toBe(`${app.running.config.selfService.urls.verification}?flow=${flow.id}`);
+    const link = linkIn(await smtp.waitFor('bella@example.com'), '/self-service/verification');
+    const follow = await browser.get(pathOf(link));
+    expect(follow.status).toBe(302);
+    expect(follow.headers.get('location')).toBe('https://app.example.com/verified');
+    expect((await addressOf(identityId)).verified).toBe(true);
+  });
+});
