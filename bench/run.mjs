@@ -11,7 +11,7 @@
 // service; otherwise this script starts an embedded PostgreSQL in a temporary data folder and hands
 // its URL to the service and to scenario setups (ctx.databaseUrl, e.g. to seed rows with SQL); its
 // CPU counts as the service's database CPU. A scenario's `env` is added to the service's environment.
-/* global fetch, AbortSignal */
+/* global fetch, AbortSignal, performance */
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -216,6 +216,101 @@ function withDatabase(cpu, databasePid) {
   return { self: cpu.self, descendants: cpu.descendants + database.self + database.descendants };
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Flow scenarios: setup returns { flow }, an async function that runs one complete multi-request flow
+// (e.g. an OAuth2 code flow across both listeners) and throws when a step fails. `concurrency` flows
+// (default BENCH_CONNECTIONS) run at once for the duration; the figure is completed flows per second,
+// printed beside the bare-Fastify req/s of the same rounds (no ratio: the units differ).
+
+async function runFlows(flow, seconds, concurrency) {
+  const deadline = Date.now() + seconds * 1000;
+  const latencies = [];
+  let failed = 0;
+  let firstError;
+  const worker = async () => {
+    while (Date.now() < deadline) {
+      const start = performance.now();
+      try {
+        await flow();
+        latencies.push(performance.now() - start);
+      } catch (error) {
+        failed += 1;
+        firstError ??= error;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { latencies, failed, firstError, seconds: (performance.now() - started) / 1000 };
+}
+
+async function measureFlows(flow, pid, settings, databasePid, concurrency) {
+  if (settings.warmup > 0) await runFlows(flow, settings.warmup, concurrency);
+  const before = withDatabase(cpuSeconds(pid), databasePid);
+  const run = await runFlows(flow, settings.duration, concurrency);
+  const after = withDatabase(cpuSeconds(pid), databasePid);
+  const completed = run.latencies.length;
+  const sorted = [...run.latencies].sort((a, b) => a - b);
+  const percentile = (p) => (completed > 0 ? sorted[Math.min(completed - 1, Math.floor((p / 100) * completed))] : undefined);
+  const perFlowUs = (a, b) => (completed > 0 ? ((b - a) * 1e6) / completed : undefined);
+  return {
+    rps: completed / run.seconds,
+    p50: percentile(50),
+    p99: percentile(99),
+    requests: completed,
+    non2xx: 0,
+    errors: run.failed,
+    firstError: run.firstError === undefined ? undefined : String(run.firstError.message ?? run.firstError).split('\n')[0],
+    statusCodes: {},
+    cpuUsPerRequest: before && after ? perFlowUs(before.self, after.self) : undefined,
+    childCpuUsPerRequest: before && after ? perFlowUs(before.descendants, after.descendants) : undefined,
+  };
+}
+
+async function runFlowScenario(scenario, flow, env, base) {
+  const { settings, urls, bare, service, databasePid } = env;
+  const concurrency = scenario.concurrency ?? settings.connections;
+  const ceiling = { url: `${urls.bare}/`, method: 'GET' };
+  console.log(`\n${scenario.name} (${concurrency} concurrent flows)`);
+  const runs = { scenario: [], bare: [] };
+  for (let round = 0; round < settings.rounds; round += 1) {
+    const order = round % 2 === 0 ? ['bare', 'scenario'] : ['scenario', 'bare'];
+    for (const side of order) {
+      const run =
+        side === 'bare'
+          ? await measure(ceiling, bare.child.pid, settings)
+          : await measureFlows(flow, service.child.pid, settings, databasePid, concurrency);
+      runs[side].push(run);
+    }
+    const s = runs.scenario[round];
+    const b = runs.bare[round];
+    console.log(
+      `  round ${round + 1}/${settings.rounds}: ${fmtInt(s.rps)} flows/s p99 ${fmtMs(s.p99)} ms per flow${s.errors > 0 ? ` (${s.errors} failed: ${s.firstError})` : ''}` +
+        ` | bare ${fmtInt(b.rps)} req/s p99 ${fmtMs(b.p99)} ms`,
+    );
+  }
+  const flows = sum(runs.scenario.map((run) => run.requests));
+  const failed = sum(runs.scenario.map((run) => run.errors));
+  const errorRatio = flows + failed > 0 ? failed / (flows + failed) : 0;
+  return {
+    ...base,
+    path: '(flow)',
+    unit: 'flows/s',
+    status: 'measured',
+    median: summarise(runs.scenario),
+    bare: summarise(runs.bare),
+    ratio: undefined,
+    verdict: errorRatio > MAX_ERROR_RATIO ? 'ERRORS' : '—',
+    requests: flows,
+    non2xx: 0,
+    errors: failed,
+    errorRatio,
+    statusCodes: {},
+    bareNon2xxOrErrors: sum(runs.bare.map((run) => run.non2xx + run.errors)),
+    rounds: runs.scenario.map((run, index) => ({ scenario: run, bare: runs.bare[index] })),
+  };
+}
+
 function median(values) {
   const sorted = values.filter((value) => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
   if (sorted.length === 0) return undefined;
@@ -285,19 +380,26 @@ async function runScenario(scenario, env) {
   try {
     if (!['public', 'admin'].includes(scenario.listener)) throw new Error(`unknown listener "${scenario.listener}"`);
     extra = (await scenario.setup?.(ctx)) ?? {};
-    resolved = {
-      path: extra.path ?? scenario.path,
-      ...encodeBody({ ...scenario.headers, ...extra.headers }, extra.body ?? scenario.body),
-    };
-    if (typeof resolved.path !== 'string' || !resolved.path.startsWith('/'))
-      throw new Error('no path (set path, or return one from setup)');
-    const probe = await ctx.request(scenario.listener, scenario.method, resolved.path, resolved);
-    if (probe.status < 200 || probe.status > 299) throw new Error(`probe ${scenario.method} ${resolved.path} answered ${describe(probe)}`);
+    if (typeof extra.flow === 'function') {
+      // A flow scenario: one complete flow is its probe.
+      await extra.flow();
+    } else {
+      resolved = {
+        path: extra.path ?? scenario.path,
+        ...encodeBody({ ...scenario.headers, ...extra.headers }, extra.body ?? scenario.body),
+      };
+      if (typeof resolved.path !== 'string' || !resolved.path.startsWith('/'))
+        throw new Error('no path (set path, or return one from setup)');
+      const probe = await ctx.request(scenario.listener, scenario.method, resolved.path, resolved);
+      if (probe.status < 200 || probe.status > 299)
+        throw new Error(`probe ${scenario.method} ${resolved.path} answered ${describe(probe)}`);
+    }
   } catch (error) {
     const reason = (error.message ?? String(error)).split('\n')[0];
     console.log(`\n${scenario.name}: skipped (${reason})`);
     return { ...base, path: resolved?.path ?? scenario.path, status: 'skipped', reason };
   }
+  if (typeof extra.flow === 'function') return runFlowScenario(scenario, extra.flow, env, base);
 
   const target = {
     url: `${urls[scenario.listener]}${resolved.path}`,
@@ -392,7 +494,7 @@ function table(results) {
     const cpu = `${fmtUs(result.median.cpuUsPerRequest)} + ${fmtUs(result.median.childCpuUsPerRequest)} / ${fmtUs(result.bare.cpuUsPerRequest)}`;
     return [
       result.name,
-      fmtInt(result.median.rps),
+      `${fmtInt(result.median.rps)}${result.unit === undefined ? '' : ` ${result.unit}`}`,
       fmtMs(result.median.p99),
       `${result.non2xx + result.errors}${result.non2xx + result.errors > 0 ? ` (${(result.errorRatio * 100).toFixed(1)}%)` : ''}`,
       fmtInt(result.bare.rps),

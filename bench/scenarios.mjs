@@ -14,6 +14,10 @@
 //             so they apply to every scenario; keep them compatible)
 //   target    optional minimum ratio of the scenario's median req/s to bare Fastify's median req/s
 //
+// A flow scenario's setup returns { flow } instead: an async function that runs one complete
+// multi-request flow and throws when a step fails. `concurrency` (default BENCH_CONNECTIONS) flows run
+// at once; the figure is flows/s next to the bare ceiling's req/s, with no ratio. One flow is its probe.
+//
 // ctx (see makeContext in run.mjs):
 //   ctx.urls.public / ctx.urls.admin     base URLs of the two listeners
 //   ctx.databaseUrl                      the service's PostgreSQL (the harness's embedded one, or DATABASE_URL)
@@ -26,7 +30,9 @@
 // result), and more than 1% non-2xx during the load marks it ERRORS.
 
 import { identityScenarios } from './scenarios/identities.mjs';
+import { oauthScenarios } from './scenarios/oauth.mjs';
 import { policyScenarios } from './scenarios/policies.mjs';
+import { selfServiceScenarios } from './scenarios/self-service.mjs';
 import { tupleScenarios } from './scenarios/tuples.mjs';
 
 export const scenarios = [
@@ -68,4 +74,6 @@ export const scenarios = [
   ...tupleScenarios,
   ...policyScenarios,
   ...identityScenarios,
+  ...oauthScenarios,
+  ...selfServiceScenarios,
 ];
