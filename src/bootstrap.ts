@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConsoleLogger, type LogLevel as NestLogLevel, type Type } from '@nestjs/common';
+import type { LogLevel as NestLogLevel, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import fastifyCookie from '@fastify/cookie';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -7,6 +7,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { LogController, type FastifyServerOptions } from 'fastify';
 import { AppModule } from './app.module.js';
 import { HttpListeners } from './common/http/http-listeners.js';
+import { AppLogger } from './common/logging/app-logger.js';
 import { listenerConstraint, listenerOf, type Listener } from './common/http/listener.js';
 import { sendError } from './common/errors/error-response.js';
 import { installRequestHooks, restrictBodyParsers } from './common/http/request-hooks.js';
@@ -45,7 +46,7 @@ export async function startLatchkey(
 ): Promise<RunningLatchkey> {
   const provisioned = await provisionSecrets(loadConfig(env, packageVersion()));
   const config = provisioned.config;
-  const logger = new ConsoleLogger('Latchkey', {
+  const logger = new AppLogger('Latchkey', {
     json: true,
     logLevels: nestLogLevels(options.quiet === true ? 'silent' : config.log.level),
   });
