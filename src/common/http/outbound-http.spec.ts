@@ -15,6 +15,15 @@ const routes: Record<string, (request: IncomingMessage, response: ServerResponse
   },
   '/redirect': (_request, response) => response.writeHead(302, { location: '/ok' }).end(),
   '/hang': () => {},
+  '/echo': (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ method: request.method, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') })),
+    );
+  },
 };
 
 let server: Server;
@@ -97,6 +106,26 @@ describe('OutboundHttp.get', () => {
 
   it('stops the boot with the setting named when the CA file cannot be read', () => {
     expect(() => client({ caFile: '/nonexistent/ca.pem' })).toThrow(/OUTBOUND_CA_FILE/);
+  });
+});
+
+describe('OutboundHttp.postForm', () => {
+  it('POSTs the form url-encoded, with its length and type', async () => {
+    const response = await client().postForm(`${base}/echo`, { logout_token: 'a.b.c', 'x y': '&=' });
+    expect(response.status).toBe(200);
+    const echoed = JSON.parse(response.body.toString()) as { method: string; headers: Record<string, string>; body: string };
+    expect(echoed.method).toBe('POST');
+    expect(echoed.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(echoed.headers['content-length']).toBe(String(Buffer.byteLength(echoed.body)));
+    expect(Object.fromEntries(new URLSearchParams(echoed.body))).toEqual({ logout_token: 'a.b.c', 'x y': '&=' });
+  });
+
+  it('applies the address policy, the deadline and the size cap of GET', async () => {
+    await expect(client({ allowPrivateNetworks: false }).postForm(`${base}/echo`, {})).rejects.toMatchObject({
+      failure: OutboundFailure.ForbiddenAddress,
+    });
+    await expect(client({ timeoutMs: 150 }).postForm(`${base}/hang`, {})).rejects.toMatchObject({ failure: OutboundFailure.Timeout });
+    await expect(client().postForm(`${base}/declared-large`, {})).rejects.toMatchObject({ failure: OutboundFailure.TooLarge });
   });
 });
 

@@ -21,16 +21,23 @@ export interface OutboundRequest {
   readonly accept?: string;
 }
 
+/** What goes on the wire: the method, and for a POST its body and type. */
+interface OutboundMessage {
+  readonly method: 'GET' | 'POST';
+  readonly accept: string;
+  readonly body?: { readonly contentType: string; readonly bytes: Buffer };
+}
+
 const USER_AGENT = 'Latchkey';
 
 /**
- * The one HTTP client for every fetch the service makes on behalf of client metadata
- * (sector_identifier_uri, jwks_uri, request_uri, back-channel logout). It resolves the host itself,
- * refuses private and reserved addresses unless `outbound.allowPrivateNetworks` is set, and then
- * connects to the very address it checked, so a DNS answer that changes between check and connect
- * (rebinding) cannot slip through. One deadline covers resolution, connection and body; the body is
- * streamed and cut off past `outbound.maxBytes`. Redirects are not followed: a 3xx is returned as it
- * is, and callers treat anything but the status they expect as a failure.
+ * The one HTTP client for every request the service makes to a URL named in client metadata
+ * (sector_identifier_uri, jwks_uri, request_uri fetched; back-channel logout posted). It resolves the
+ * host itself, refuses private and reserved addresses unless `outbound.allowPrivateNetworks` is set,
+ * and then connects to the very address it checked, so a DNS answer that changes between check and
+ * connect (rebinding) cannot slip through. One deadline covers resolution, connection and body; the
+ * body is streamed and cut off past `outbound.maxBytes`. Redirects are not followed: a 3xx is returned
+ * as it is, and callers treat anything but the status they expect as a failure.
  */
 @Injectable()
 export class OutboundHttp {
@@ -42,14 +49,27 @@ export class OutboundHttp {
     this.ca = appConfig.outbound.caFile === undefined ? undefined : [...rootCertificates, readCaFile(appConfig.outbound.caFile)];
   }
 
-  async get(rawUrl: string, request: OutboundRequest = {}): Promise<OutboundResponse> {
+  get(rawUrl: string, request: OutboundRequest = {}): Promise<OutboundResponse> {
+    return this.send(rawUrl, { method: 'GET', accept: request.accept ?? 'application/json' });
+  }
+
+  /** POSTs `form` as `application/x-www-form-urlencoded`, with the same checks, deadline and size cap as `get`. */
+  postForm(rawUrl: string, form: Readonly<Record<string, string>>, request: OutboundRequest = {}): Promise<OutboundResponse> {
+    return this.send(rawUrl, {
+      method: 'POST',
+      accept: request.accept ?? 'application/json',
+      body: { contentType: 'application/x-www-form-urlencoded', bytes: Buffer.from(new URLSearchParams(form).toString(), 'utf8') },
+    });
+  }
+
+  private async send(rawUrl: string, message: OutboundMessage): Promise<OutboundResponse> {
     const url = parseHttpUrl(rawUrl);
     const deadline = new Deadline(this.config.timeoutMs);
     try {
       const addresses = await deadline.race(this.resolve(url.hostname));
       if (addresses === undefined) throw new OutboundError(OutboundFailure.Unresolvable, `${url.hostname} does not resolve`);
       this.assertAllowed(url.hostname, addresses);
-      return await this.fetch(url, addresses, request, deadline);
+      return await this.fetch(url, addresses, message, deadline);
     } finally {
       deadline.clear();
     }
@@ -95,7 +115,7 @@ export class OutboundHttp {
     });
   }
 
-  private fetch(url: URL, addresses: LookupAddress[], request: OutboundRequest, deadline: Deadline): Promise<OutboundResponse> {
+  private fetch(url: URL, addresses: LookupAddress[], message: OutboundMessage, deadline: Deadline): Promise<OutboundResponse> {
     const maxBytes = this.config.maxBytes;
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<OutboundResponse>((resolve, reject) => {
@@ -106,11 +126,17 @@ export class OutboundHttp {
       const req = send(
         url,
         {
-          method: 'GET',
+          method: message.method,
           agent: false,
           // The connection goes to the addresses checked above, whatever DNS would answer now.
           lookup: pinnedLookup(addresses),
-          headers: { accept: request.accept ?? 'application/json', 'user-agent': USER_AGENT },
+          headers: {
+            accept: message.accept,
+            'user-agent': USER_AGENT,
+            ...(message.body === undefined
+              ? {}
+              : { 'content-type': message.body.contentType, 'content-length': String(message.body.bytes.length) }),
+          },
           ...(this.ca === undefined || url.protocol !== 'https:' ? {} : { ca: this.ca }),
         },
         (response: IncomingMessage) => {
@@ -136,7 +162,7 @@ export class OutboundHttp {
         reject(new OutboundError(OutboundFailure.Network, `the request to ${url.host} failed`, { cause: error })),
       );
       deadline.onExpiry(() => fail(timeoutError()));
-      req.end();
+      req.end(message.body?.bytes);
     });
   }
 }
