@@ -7,7 +7,7 @@ import { ConsentRequestsRepository } from './consent-requests.repository.js';
 import { LoginHandOff } from './login-hand-off.js';
 import { LoginRequestsRepository } from './login-requests.repository.js';
 import { LoginSessionsRepository } from './login-sessions.repository.js';
-import { LogoutHandOff, type LogoutInitiation, type LogoutStep } from './logout-hand-off.js';
+import { LogoutHandOff, type LogoutCompletion, type LogoutInitiation, type LogoutStep } from './logout-hand-off.js';
 import { LogoutRequestsRepository } from './logout-requests.repository.js';
 
 /**
@@ -57,10 +57,11 @@ export class ConsentFlowService {
   }
 
   /**
-   * `GET /oauth2/sessions/logout?logout_verifier=`: ends the login session.
+   * `GET /oauth2/sessions/logout?logout_verifier=`: ends the login session, and tells which session
+   * ended and which clients were granted tokens in it (for front- and back-channel logout).
    * @throws ConsentError (`access_denied`, `request_unauthorized`) for the error page.
    */
-  completeLogout(verifier: string, sessionCookie: string | undefined): Promise<LogoutStep> {
+  completeLogout(verifier: string, sessionCookie: string | undefined): Promise<LogoutCompletion> {
     return this.logout.complete(verifier, sessionCookie);
   }
 

@@ -84,6 +84,24 @@ export class ConsentRequestsRepository {
     return row?.forced ?? '';
   }
 
+  /**
+   * The clients a subject was granted something at within one login session (`sid`): one row per
+   * client, granted and redeemed (so tokens were issued), with the subject identifier forced at its
+   * newest such grant ('' when none). Skipped consents count: the client got tokens all the same.
+   */
+  findClientsOfLoginSession(loginSessionId: string, subject: string): Promise<{ clientId: string; forcedSubjectIdentifier: string }[]> {
+    return this.rows
+      .createQueryBuilder('consent')
+      .distinctOn(['consent.clientId'])
+      .select('consent.clientId', 'clientId')
+      .addSelect('consent.forceSubjectIdentifier', 'forcedSubjectIdentifier')
+      .where('consent.loginSessionId = :loginSessionId AND consent.subject = :subject', { loginSessionId, subject })
+      .andWhere('consent.wasUsed = true AND consent.error IS NULL')
+      .orderBy('consent.clientId', 'ASC')
+      .addOrderBy('consent.requestedAt', 'DESC')
+      .getRawMany<{ clientId: string; forcedSubjectIdentifier: string }>();
+  }
+
   /** One page of a subject's consent sessions (remembered, unexpired), newest first, and their count. */
   async findSessionPage(subject: string, page: Page, now: Date): Promise<{ rows: ConsentRequestEntity[]; total: number }> {
     const [rows, total] = await Promise.all([

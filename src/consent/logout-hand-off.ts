@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { Client } from '../clients/client.js';
+import { ClientsService } from '../clients/clients.service.js';
+import { AppError } from '../common/errors/app-error.js';
+import { ErrorKind } from '../common/errors/error-kind.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { CookieInstruction } from './authorization-context.js';
 import { clearCookie, LOGIN_SESSION_COOKIE } from './consent-cookies.js';
 import { ConsentError } from './consent.errors.js';
 import { LogoutRequestEntity } from './entities/logout-request.entity.js';
+import { ConsentRequestsRepository } from './consent-requests.repository.js';
 import { flowExpired } from './flow-decisions.js';
 import { digestOf, newFlowSecret } from './flow-secrets.js';
 import { LoginSessionsRepository } from './login-sessions.repository.js';
@@ -28,6 +33,28 @@ export interface LogoutStep {
   readonly cookies: readonly CookieInstruction[];
 }
 
+/** A client that was granted tokens within an ended login session. */
+export interface LogoutParticipant {
+  readonly client: Client;
+  /** `force_subject_identifier` of its newest grant in the session, '' when none (see SubjectIdentifiers). */
+  readonly forcedSubjectIdentifier: string;
+}
+
+/** A login session a logout ended: what front- and back-channel logout tell the clients. */
+export interface EndedLoginSession {
+  /** The subject as the login app accepted it (not yet as each client sees it). */
+  readonly subject: string;
+  /** The login session id: the `sid` of the ID tokens issued in it. */
+  readonly sid: string;
+  /** Every client granted tokens in the session, whatever logout URIs it registered. */
+  readonly participants: readonly LogoutParticipant[];
+}
+
+/** The end of a logout: the step, and the session it ended (undefined when it ended none). */
+export interface LogoutCompletion extends LogoutStep {
+  readonly ended: EndedLoginSession | undefined;
+}
+
 /**
  * Logout (Hydra's issueLogoutVerifier / completeLogout): a logout request for the logout app when
  * there is a remembered session to end, then the verifier, which ends it.
@@ -41,6 +68,8 @@ export class LogoutHandOff {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly requests: LogoutRequestsRepository,
     private readonly sessions: LoginSessionsRepository,
+    private readonly consents: ConsentRequestsRepository,
+    private readonly clients: ClientsService,
   ) {
     this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
     this.logoutUrl = config.oauth2.urls.logout;
@@ -82,10 +111,12 @@ export class LogoutHandOff {
 
   /**
    * The logout app accepted and the browser is back with the verifier: end the login session and
-   * clear its cookie. An OP-initiated logout whose browser meanwhile lost the session, or holds
-   * another subject's, ends nothing (Hydra: the cookie changed in between, so the old one is unknown).
+   * clear its cookie, and name the clients granted tokens in it (read first: ending the session
+   * clears `login_session_id` on its consents). An OP-initiated logout whose browser meanwhile lost
+   * the session, or holds another subject's, ends nothing (Hydra: the cookie changed in between, so
+   * the old one is unknown), and so notifies no client.
    */
-  async complete(verifier: string, sessionCookie: string | undefined): Promise<LogoutStep> {
+  async complete(verifier: string, sessionCookie: string | undefined): Promise<LogoutCompletion> {
     const now = new Date();
     const request = await this.requests.redeem(digestOf(verifier));
     if (request === null) throw ConsentError.accessDenied('logout');
@@ -93,9 +124,32 @@ export class LogoutHandOff {
     if (!request.rpInitiated) {
       const cookie = sessionCookie ?? '';
       const current = cookie === '' ? null : await this.sessions.findRememberedByToken(digestOf(cookie), now);
-      if (current === null || current.subject !== request.subject) return { location: request.postLogoutRedirectUri, cookies: [] };
+      if (current === null || current.subject !== request.subject) {
+        return { location: request.postLogoutRedirectUri, cookies: [], ended: undefined };
+      }
     }
+    const participants = await this.participants(request.sessionId, request.subject);
     await this.sessions.deleteById(request.sessionId);
-    return { location: request.postLogoutRedirectUri, cookies: [clearCookie(LOGIN_SESSION_COOKIE)] };
+    return {
+      location: request.postLogoutRedirectUri,
+      cookies: [clearCookie(LOGIN_SESSION_COOKIE)],
+      ended: { subject: request.subject, sid: request.sessionId, participants },
+    };
+  }
+
+  private async participants(sid: string, subject: string): Promise<LogoutParticipant[]> {
+    const rows = await this.consents.findClientsOfLoginSession(sid, subject);
+    const found = await Promise.all(
+      rows.map(async ({ clientId, forcedSubjectIdentifier }) => {
+        try {
+          return { client: await this.clients.get(clientId), forcedSubjectIdentifier };
+        } catch (error) {
+          // Deleted since (its consents go with it, so this is a race): nobody left to notify.
+          if (error instanceof AppError && error.kind === ErrorKind.NotFound) return undefined;
+          throw error;
+        }
+      }),
+    );
+    return found.filter((participant) => participant !== undefined);
   }
 }
