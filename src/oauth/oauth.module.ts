@@ -9,7 +9,9 @@ import { ClientJwks } from './client-auth/client-jwks.js';
 import { DiscoveryRoute } from './discovery/discovery.route.js';
 import { IntrospectionAdminController } from './introspection/introspection-admin.controller.js';
 import { IntrospectionService } from './introspection/introspection.service.js';
+import { BackchannelLogoutNotifier } from './logout/backchannel-logout.notifier.js';
 import { LogoutController } from './logout/logout.controller.js';
+import { LogoutTokenSigner } from './logout/logout-token.signer.js';
 import { LogoutResponder } from './logout/logout.responder.js';
 import { LogoutService } from './logout/logout.service.js';
 import { FlushAdminController } from './janitor/flush-admin.controller.js';
@@ -54,9 +56,11 @@ import { UserinfoService } from './userinfo/userinfo.service.js';
   ],
   providers: [
     IdTokenHintVerifier,
-    // The end-session endpoint (GET/POST /oauth2/sessions/logout).
+    // The end-session endpoint (GET/POST /oauth2/sessions/logout) and front-/back-channel logout.
     LogoutService,
     LogoutResponder,
+    LogoutTokenSigner,
+    BackchannelLogoutNotifier,
     // The authorization endpoint (GET/POST /oauth2/auth) and its responses.
     AuthorizeService,
     AuthorizeResponder,
