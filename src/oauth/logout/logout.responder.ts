@@ -1,15 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { sendHtmlPage } from '../../common/html/html-page.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import type { LogoutStep } from '../../consent/logout-hand-off.js';
+import type { LogoutOutcome } from './logout.service.js';
 
-/** Writes a logout step: its cookies (HttpOnly, Path=/, Secure and SameSite as configured), then a 302. */
+/**
+ * Writes a logout outcome: its cookies (HttpOnly, Path=/, Secure and SameSite as configured), then a
+ * 302, or the front-channel logout page (which carries its own headers, no-store among them).
+ */
 @Injectable()
 export class LogoutResponder {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  send(reply: FastifyReply, step: LogoutStep): FastifyReply {
-    for (const cookie of step.cookies) {
+  send(reply: FastifyReply, outcome: LogoutOutcome): FastifyReply {
+    for (const cookie of outcome.cookies) {
       void reply.setCookie(cookie.name, cookie.value, {
         httpOnly: true,
         path: '/',
@@ -18,6 +22,11 @@ export class LogoutResponder {
         ...(cookie.maxAgeSeconds === undefined ? {} : { maxAge: cookie.maxAgeSeconds }),
       });
     }
-    return reply.header('cache-control', 'no-store').redirect(step.location, 302);
+    switch (outcome.kind) {
+      case 'redirect':
+        return reply.header('cache-control', 'no-store').redirect(outcome.location, 302);
+      case 'page':
+        return sendHtmlPage(reply, outcome.page);
+    }
   }
 }

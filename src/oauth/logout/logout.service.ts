@@ -3,11 +3,15 @@ import type { Client } from '../../clients/client.js';
 import { ClientsService } from '../../clients/clients.service.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorKind } from '../../common/errors/error-kind.js';
+import type { HtmlPage } from '../../common/html/html-page.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { CookieInstruction } from '../../consent/authorization-context.js';
 import { LOGIN_SESSION_COOKIE } from '../../consent/consent-cookies.js';
 import { ConsentFlowService } from '../../consent/consent-flow.service.js';
-import type { LogoutStep } from '../../consent/logout-hand-off.js';
+import type { LogoutCompletion, LogoutStep } from '../../consent/logout-hand-off.js';
 import { IdTokenHintVerifier } from '../tokens/id-token-hint.verifier.js';
+import { BackchannelLogoutNotifier } from './backchannel-logout.notifier.js';
+import { frontchannelLogoutPage, frontchannelLogoutUris } from './frontchannel-logout.js';
 import { LogoutError } from './logout.errors.js';
 
 /** What the logout endpoint reads from the HTTP request. */
@@ -19,6 +23,11 @@ export interface LogoutInput {
   readonly path: string;
 }
 
+/** What the endpoint answers: a redirect, or (front-channel logout) a page; with cookies either way. */
+export type LogoutOutcome =
+  | { readonly kind: 'redirect'; readonly location: string; readonly cookies: readonly CookieInstruction[] }
+  | { readonly kind: 'page'; readonly page: HtmlPage; readonly cookies: readonly CookieInstruction[] };
+
 /**
  * OpenID Connect RP-Initiated Logout 1.0 at `/oauth2/sessions/logout` (Hydra v1.5's LogoutHandler):
  * - `logout_verifier` (the browser back from the logout app): the consent context ends the session;
@@ -27,7 +36,10 @@ export interface LogoutInput {
  * - `id_token_hint`: an ID token of ours (expired is fine) with a `sid`, whose first audience is a
  *   client; `post_logout_redirect_uri`, if any, must be exactly one of that client's
  *   post_logout_redirect_uris and gets `state`.
- * Every error goes to URLS_ERROR (Hydra's forwardError); the endpoint only ever redirects.
+ * When the verifier ended a login session, every client granted tokens in it is told: back-channel
+ * Logout Tokens are sent in the background, and front-channel logout URIs are loaded in iframes by a
+ * page that then moves on to the post-logout redirect (a 302 when no client has one).
+ * Every error goes to URLS_ERROR (Hydra's forwardError).
  */
 @Injectable()
 export class LogoutService {
@@ -40,36 +52,51 @@ export class LogoutService {
     private readonly hints: IdTokenHintVerifier,
     private readonly clients: ClientsService,
     private readonly consent: ConsentFlowService,
+    private readonly backchannel: BackchannelLogoutNotifier,
   ) {
     this.issuer = config.urls.issuer;
     this.errorUrl = config.oauth2.urls.error;
     this.defaultRedirect = config.oauth2.urls.postLogoutRedirect;
   }
 
-  async logout(input: LogoutInput): Promise<LogoutStep> {
+  async logout(input: LogoutInput): Promise<LogoutOutcome> {
     try {
       return await this.step(input);
     } catch (error) {
       if (error instanceof AppError && error.kind !== ErrorKind.Internal && error.kind !== ErrorKind.Unavailable) {
-        return { location: this.errorLocation(error), cookies: [] };
+        return { kind: 'redirect', location: this.errorLocation(error), cookies: [] };
       }
       throw error;
     }
   }
 
-  private async step(input: LogoutInput): Promise<LogoutStep> {
-    const parameter = (name: string): string | undefined => single(input.parameters, name);
+  private async step(input: LogoutInput): Promise<LogoutOutcome> {
     const sessionCookie = input.cookies[LOGIN_SESSION_COOKIE];
-    const verifier = parameter('logout_verifier');
-    if (verifier !== undefined) return this.consent.completeLogout(verifier, sessionCookie);
+    const verifier = single(input.parameters, 'logout_verifier');
+    if (verifier !== undefined) return this.complete(await this.consent.completeLogout(verifier, sessionCookie));
+    return redirect(await this.start(input, sessionCookie));
+  }
 
+  /** The session ended: notify its clients, back-channel now and front-channel through the page. */
+  private complete(completion: LogoutCompletion): LogoutOutcome {
+    const { ended } = completion;
+    if (ended === undefined) return redirect(completion);
+    void this.backchannel.notify(ended);
+    const uris = frontchannelLogoutUris(ended, this.issuer);
+    if (uris.length === 0) return redirect(completion);
+    return { kind: 'page', page: frontchannelLogoutPage(completion.location, uris), cookies: completion.cookies };
+  }
+
+  /** No verifier: check the request, then the consent context says where the browser goes. */
+  private async start(input: LogoutInput, sessionCookie: string | undefined): Promise<LogoutStep> {
+    const parameter = (name: string): string | undefined => single(input.parameters, name);
     const hint = parameter('id_token_hint');
-    const redirect = parameter('post_logout_redirect_uri');
+    const requestedRedirect = parameter('post_logout_redirect_uri');
     const state = parameter('state');
     const requestUrl = `${this.issuer}${input.path}`;
     if (hint === undefined) {
       if (state !== undefined) throw LogoutError.invalidRequest('state is only accepted together with id_token_hint.');
-      if (redirect !== undefined)
+      if (requestedRedirect !== undefined)
         throw LogoutError.invalidRequest('post_logout_redirect_uri is only accepted together with id_token_hint.');
       return this.consent.startLogout({
         requestUrl,
@@ -88,7 +115,7 @@ export class LogoutService {
       requestUrl,
       sessionCookie,
       hintedSessionId: sid,
-      postLogoutRedirectUri: redirect === undefined ? this.defaultRedirect : registeredRedirect(client, redirect, state),
+      postLogoutRedirectUri: requestedRedirect === undefined ? this.defaultRedirect : registeredRedirect(client, requestedRedirect, state),
     });
   }
 
@@ -112,6 +139,10 @@ export class LogoutService {
     location.searchParams.set('error_description', error.message);
     return location.toString();
   }
+}
+
+function redirect(step: LogoutStep): LogoutOutcome {
+  return { kind: 'redirect', location: step.location, cookies: step.cookies };
 }
 
 /** OIDC RP-Initiated Logout §3: exact match with a registered value, or no redirection there at all. */
