@@ -58,10 +58,10 @@ describe('GET /.well-known/openid-configuration', () => {
       request_parameter_supported: false,
       request_uri_parameter_supported: false,
       require_request_uri_registration: false,
-      frontchannel_logout_supported: false,
-      frontchannel_logout_session_supported: false,
-      backchannel_logout_supported: false,
-      backchannel_logout_session_supported: false,
+      frontchannel_logout_supported: true,
+      frontchannel_logout_session_supported: true,
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: true,
     });
   });
 

@@ -4,9 +4,10 @@ import { ASSERTION_ALGORITHMS } from '../client-auth/client-assertion.verifier.j
 
 /**
  * The OpenID Provider Metadata (OIDC Discovery §3, the seed's `wellKnown`), each value true to what is
- * built: the authorize endpoint refuses `request`, `request_uri` and `claims`, and logout is neither
- * front- nor back-channel. `registration_endpoint` is left out: there is no public client registration
- * (clients are created through the admin API).
+ * built: the authorize endpoint refuses `request`, `request_uri` and `claims`; logout notifies clients
+ * front-channel (iframes with `iss` and `sid` when the client asks) and back-channel (Logout Tokens
+ * with `sid`). `registration_endpoint` is left out: there is no public client registration (clients
+ * are created through the admin API).
  */
 export function discoveryDocument(issuer: string, oauth2: OAuth2Config, idTokenAlg: string): Record<string, unknown> {
   return {
@@ -33,10 +34,10 @@ export function discoveryDocument(issuer: string, oauth2: OAuth2Config, idTokenA
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     require_request_uri_registration: false,
-    frontchannel_logout_supported: false,
-    frontchannel_logout_session_supported: false,
-    backchannel_logout_supported: false,
-    backchannel_logout_session_supported: false,
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }
 
