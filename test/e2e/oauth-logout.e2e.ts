@@ -207,9 +207,11 @@ describe('RP-initiated logout (id_token_hint)', () => {
     expect(await loginSkips(browser)).toBe(false);
   });
 
-  it('S43: a post_logout_redirect_uri that is not exactly registered is refused', async () => {
+  it('S43: a post_logout_redirect_uri that is not exactly registered for the client of the hint is refused', async () => {
     const { browser, idToken } = await loggedIn();
-    for (const uri of [`${CLIENT_LOGGED_OUT}/`, `${CLIENT_LOGGED_OUT}?x=1`, 'https://evil.example/logged-out']) {
+    const otherBye = 'https://other.example/logged-out';
+    await registerClient(app, { redirect_uris: ['https://other.example/cb'], post_logout_redirect_uris: [otherBye] });
+    for (const uri of [`${CLIENT_LOGGED_OUT}/`, `${CLIENT_LOGGED_OUT}?x=1`, 'https://evil.example/logged-out', otherBye]) {
       const response = await browser.get(logoutPath({ id_token_hint: idToken, post_logout_redirect_uri: uri }));
       expect(errorOf(response)).toBe('invalid_request');
       expect(response.headers.get('location')!.startsWith(uri)).toBe(false);
@@ -257,6 +259,27 @@ describe('RP-initiated logout (id_token_hint)', () => {
     challengeOf(locationOf(response));
     const json = await app.public.post('/oauth2/sessions/logout', { json: { id_token_hint: idToken } });
     expectOAuthError(json, 415, 'unsupported_media_type');
+  });
+});
+
+describe('back-channel logout URIs at registration', () => {
+  it('S44: a backchannel_logout_uri on an internal address is refused while private networks are off (the default)', async () => {
+    for (const uri of [
+      'http://127.0.0.1:8080/backchannel',
+      'https://169.254.169.254/latest/meta-data',
+      'https://localhost/backchannel',
+      'https://10.1.2.3/backchannel',
+    ]) {
+      const response = await app.admin.post('/clients', {
+        json: { redirect_uris: ['https://client.example/cb'], backchannel_logout_uri: uri },
+      });
+      expectOAuthError(response, 400, 'invalid_client_metadata');
+      expect((response.body as { details?: { field?: string } }).details?.field).toBe('backchannel_logout_uri');
+    }
+    const accepted = await app.admin.post('/clients', {
+      json: { redirect_uris: ['https://client.example/cb'], backchannel_logout_uri: 'https://8.8.4.4/backchannel' },
+    });
+    expect(accepted.status, accepted.text).toBe(201);
   });
 });
 
