@@ -15,7 +15,7 @@ function ended(...clients: Client[]): EndedLoginSession {
 }
 
 describe('frontchannelLogoutUris', () => {
-  it('adds iss and sid together, only for clients that require them, keeping the registered query', () => {
+  it('adds iss and sid together to every URI, keeping the registered query', () => {
     const uris = frontchannelLogoutUris(
       ended(
         client('a', 'https://a.example/logout', true),
@@ -28,14 +28,14 @@ describe('frontchannelLogoutUris', () => {
     expect(uris).toEqual([
       'https://a.example/logout?iss=https%3A%2F%2Fid.example.com&sid=sid-1',
       'https://b.example/logout?tenant=x%20y&iss=https%3A%2F%2Fid.example.com&sid=sid-1',
-      'https://c.example/logout',
+      'https://c.example/logout?iss=https%3A%2F%2Fid.example.com&sid=sid-1',
     ]);
   });
 
   it('lists a URI shared by two clients once', () => {
     expect(
       frontchannelLogoutUris(ended(client('a', 'https://a.example/l', false), client('b', 'https://a.example/l', false)), ISSUER),
-    ).toEqual(['https://a.example/l']);
+    ).toEqual(['https://a.example/l?iss=https%3A%2F%2Fid.example.com&sid=sid-1']);
   });
 });
 

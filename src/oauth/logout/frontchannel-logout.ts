@@ -21,8 +21,9 @@ const CONTINUE_SCRIPT =
 
 /**
  * The `frontchannel_logout_uri` of each client of the ended session that registered one (OIDC
- * Front-Channel Logout 1.0 §2). `iss` and `sid` are added, both together, when the client registered
- * `frontchannel_logout_session_required`; the client's own query is kept as registered. Duplicates go.
+ * Front-Channel Logout 1.0 §2). `iss` and `sid` are always added, both together, as Hydra does: a
+ * client that set `frontchannel_logout_session_required` needs them, and the others may use them to
+ * end the right session. The client's own query is kept as registered. Duplicates go.
  */
 export function frontchannelLogoutUris(ended: EndedLoginSession, issuer: string): string[] {
   const uris = ended.participants
@@ -34,7 +35,6 @@ export function frontchannelLogoutUris(ended: EndedLoginSession, issuer: string)
 
 function frontchannelLogoutUri(client: Client, issuer: string, sid: string): string {
   const uri = client.frontchannelLogoutUri;
-  if (!client.frontchannelLogoutSessionRequired) return uri;
   const added = new URLSearchParams({ iss: issuer, sid }).toString();
   if (!uri.includes('?')) return `${uri}?${added}`;
   return uri.endsWith('?') || uri.endsWith('&') ? `${uri}${added}` : `${uri}&${added}`;
