@@ -108,6 +108,11 @@ export class LoginHandOff {
       throw ConsentError.invalidRequest('The login verifier belongs to another authorization request.');
     }
     if (request.error !== null) throw ConsentError.rejected(toRejection(request.error));
+    // The hint names who must end up logged in, whoever the login app accepted (Hydra checks it after
+    // login too, fosite's ValidatePrompt): another subject is login_required, and no session is made.
+    if (context.hintMatches !== undefined && !context.hintMatches(request.subject, request.forceSubjectIdentifier)) {
+      throw ConsentError.loginRequired('The subject of the id_token_hint is not the subject that logged in.');
+    }
 
     const cookies: CookieInstruction[] = [clearCookie(LOGIN_CSRF_COOKIE)];
     const expiresAt = request.rememberFor > 0 ? new Date(now.getTime() + request.rememberFor * 1000) : null;

@@ -1,5 +1,7 @@
-import { decodeJwt } from 'jose';
+import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ID_TOKEN_SET } from '../../src/keys/key-sets.js';
+import { KeysService } from '../../src/keys/keys.service.js';
 import { bootApp, type TestApp } from '../support/app.js';
 import {
   exchangeCode,
@@ -204,6 +206,14 @@ describe('remembered login and consent', () => {
 });
 
 describe('id_token_hint', () => {
+  async function idTokenFor(subject: string, login: Record<string, unknown> = {}): Promise<string> {
+    const location = await new OAuthBrowser(app).completeFlow(query({ response_type: 'code id_token', nonce: NONCE }), {
+      subject,
+      ...login,
+    });
+    return clientParams(location).get('id_token')!;
+  }
+
   it('prompt=none with a hint for the remembered subject ends silently; a hint for someone else gets login_required', async () => {
     const browser = new OAuthBrowser(app);
     const first = await browser.completeFlow(
@@ -219,12 +229,81 @@ describe('id_token_hint', () => {
     );
     expect(clientParams(silent).get('code')).toBeTruthy();
 
-    const other = new OAuthBrowser(app);
-    const otherLocation = await other.completeFlow(query({ response_type: 'code id_token', nonce: NONCE }), { subject: 'hank' });
-    const otherHint = clientParams(otherLocation).get('id_token')!;
+    const otherHint = await idTokenFor('hank');
     const refused = clientParams(await browser.authorize(query({ prompt: 'none', id_token_hint: otherHint })));
     expect(refused.get('error')).toBe('login_required');
     expect(refused.get('state')).toBe(STATE);
+    expect(refused.has('code')).toBe(false);
+  });
+
+  it('without a session, the login app sees the hint; logging in as someone else is login_required and leaves no session', async () => {
+    const hint = await idTokenFor('iris');
+    const browser = new OAuthBrowser(app);
+    const loginLocation = await browser.authorize(query({ id_token_hint: hint }));
+    const loginRequest = await app.admin.get<{ oidc_context: { id_token_hint_claims?: Record<string, unknown> } }>(
+      `/oauth2/auth/requests/login?login_challenge=${encodeURIComponent(queryParam(loginLocation, 'login_challenge')!)}`,
+    );
+    expect(loginRequest.body.oidc_context.id_token_hint_claims).toMatchObject({ sub: 'iris', aud: [client.client_id] });
+    const params = clientParams(await browser.follow(await browser.acceptLogin(loginLocation, { subject: 'ivan', remember: true })));
+    expect(params.get('error')).toBe('login_required');
+    expect(params.get('state')).toBe(STATE);
+    expect(params.has('code')).toBe(false);
+    expect(browser.jar.get('oauth2_authentication_session')).toBeUndefined();
+
+    // The subject the hint names goes through.
+    const again = new OAuthBrowser(app);
+    const location = await again.completeFlow(query({ id_token_hint: hint }), { subject: 'iris' });
+    expect(clientParams(location).get('code')).toBeTruthy();
+  });
+
+  it('an expired ID token issued by this service to this client is still a hint (OIDC Core §3.1.2.1)', async () => {
+    const browser = new OAuthBrowser(app);
+    await browser.completeFlow(
+      query(),
+      { subject: 'jill', remember: true, remember_for: 3600 },
+      { grant_scope: ['openid'], remember: true },
+    );
+    const key = await app.running.app.get(KeysService).signingKey(ID_TOKEN_SET);
+    const past = Math.floor(Date.now() / 1000) - 7200;
+    const expired = await new SignJWT({
+      sub: 'jill',
+      aud: [client.client_id],
+      iss: app.running.config.urls.issuer,
+      iat: past,
+      exp: past + 60,
+    })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
+      .sign(key.key);
+    const location = await browser.completeFlow(query({ prompt: 'none', id_token_hint: expired }), { subject: 'jill' });
+    expect(clientParams(location).get('code')).toBeTruthy();
+  });
+
+  it('a hint issued to another client, or signed by someone else, is invalid_request and starts no login', async () => {
+    const other = await registerClient(app, {
+      redirect_uris: [CALLBACK],
+      grant_types: ['authorization_code', 'implicit'],
+      response_types: ['code id_token'],
+      scope: 'openid',
+    });
+    const foreign = new OAuthBrowser(app);
+    const otherLocation = await foreign.completeFlow(
+      { client_id: other.client_id, redirect_uri: CALLBACK, response_type: 'code id_token', scope: 'openid', state: STATE, nonce: NONCE },
+      { subject: 'kate' },
+    );
+    const othersHint = clientParams(otherLocation).get('id_token')!;
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = await new SignJWT({ sub: 'kate', aud: [client.client_id], iss: app.running.config.urls.issuer })
+      .setProtectedHeader({ alg: 'RS256', kid: decodeProtectedHeader(othersHint).kid! })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey);
+    for (const hint of [othersHint, forged]) {
+      const browser = new OAuthBrowser(app);
+      const params = clientParams(await browser.authorize(query({ id_token_hint: hint })));
+      expect(params.get('error')).toBe('invalid_request');
+      expect(params.get('state')).toBe(STATE);
+      expect(browser.jar.get('oauth2_authentication_csrf')).toBeUndefined();
+    }
   });
 });
 
