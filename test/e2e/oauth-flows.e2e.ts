@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ID_TOKEN_SET } from '../../src/keys/key-sets.js';
 import { KeysService } from '../../src/keys/keys.service.js';
 import { bootApp, type TestApp } from '../support/app.js';
+import { queryDatabase } from '../support/database.js';
 import {
   exchangeCode,
   OAuthBrowser,
@@ -371,26 +372,51 @@ describe('verifiers bound to the browser', () => {
   });
 });
 
-describe('an expired request', () => {
-  let shortLived: TestApp;
+describe('TTL_LOGIN_CONSENT_REQUEST is configurable', () => {
+  let longer: TestApp;
 
   beforeAll(async () => {
-    shortLived = await bootApp({ TTL_LOGIN_CONSENT_REQUEST: '1s' });
+    longer = await bootApp({ TTL_LOGIN_CONSENT_REQUEST: '1h' });
   });
 
   afterAll(async () => {
-    await shortLived?.close();
+    await longer?.close();
   });
 
-  it('is refused with 401 request_unauthorized when the browser comes back too late', async () => {
-    const expiring = await registerClient(shortLived);
-    const browser = new OAuthBrowser(shortLived);
-    const redirectTo = await browser.acceptLogin(
-      await browser.authorize({ client_id: expiring.client_id, response_type: 'code', scope: 'openid', state: STATE }),
+  /** A browser whose login was accepted, and the flow's start moved `minutes` into the past. */
+  async function acceptedLogin(minutes: number): Promise<{ browser: OAuthBrowser; redirectTo: string }> {
+    const registered = await registerClient(longer);
+    const browser = new OAuthBrowser(longer);
+    const loginLocation = await browser.authorize({
+      client_id: registered.client_id,
+      response_type: 'code',
+      scope: 'openid',
+      state: STATE,
+    });
+    const challenge = queryParam(loginLocation, 'login_challenge')!;
+    const redirectTo = await browser.acceptLogin(loginLocation);
+    await queryDatabase(
+      longer.databaseUrl,
+      `UPDATE oauth2_login_requests SET requested_at = now() - make_interval(mins => $1) WHERE client_id = $2`,
+      [minutes, registered.client_id],
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await longer.admin.get(`/oauth2/auth/requests/login?login_challenge=${encodeURIComponent(challenge)}`)).status).toBe(
+      minutes < 60 ? 200 : 404,
+    );
+    return { browser, redirectTo };
+  }
+
+  it('a flow 45 minutes old (past the 30-minute default) still completes under 1h', async () => {
+    const { browser, redirectTo } = await acceptedLogin(45);
+    const consentLocation = await browser.follow(redirectTo);
+    expect(queryParam(consentLocation, 'consent_challenge')).not.toBeNull();
+  });
+
+  it('a flow 61 minutes old is refused with 401 request_unauthorized, shown to the browser, not sent to the client', async () => {
+    const { browser, redirectTo } = await acceptedLogin(61);
     const response = await browser.get(redirectTo, { accept: 'application/json' });
     expect(response.status).toBe(401);
+    expect(response.headers.get('location')).toBeNull();
     expect(response.body).toMatchObject({ error: 'request_unauthorized' });
   });
 });
