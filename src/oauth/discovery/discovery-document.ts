@@ -20,7 +20,8 @@ export function discoveryDocument(issuer: string, oauth2: OAuth2Config, idTokenA
     end_session_endpoint: `${issuer}/oauth2/sessions/logout`,
     scopes_supported: unique(['openid', 'offline', 'offline_access', ...oauth2.supportedScopes]),
     claims_supported: unique(['sub', ...oauth2.supportedClaims]),
-    response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code'],
+    // Hydra v1.5's six, plus `code token`, which the authorize endpoint serves as well.
+    response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code', 'code token'],
     response_modes_supported: [...RESPONSE_MODES],
     grant_types_supported: ['authorization_code', 'implicit', 'client_credentials', 'refresh_token'],
     subject_types_supported: [...oauth2.subjectTypes],
