@@ -1,6 +1,7 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { OutboundHttp, OutboundResponse } from '../common/http/outbound-http.js';
+import type { AppConfig } from '../config/app-config.js';
 import { OutboundError, OutboundFailure } from '../common/http/outbound-http.error.js';
 import { ClientValidator, checkMetadata } from './client-validator.js';
 import { ClientsError } from './clients.errors.js';
@@ -159,7 +160,8 @@ describe('ClientValidator', () => {
       return url.includes('private') ? Promise.reject(new OutboundError(OutboundFailure.ForbiddenAddress, 'private')) : Promise.resolve();
     },
   } as unknown as OutboundHttp;
-  const validator = new ClientValidator(outbound);
+  const supporting = (subjectTypes: string[]): AppConfig => ({ oauth2: { subjectTypes } }) as unknown as AppConfig;
+  const validator = new ClientValidator(outbound, supporting(['public', 'pairwise']));
   const json = (value: unknown, status = 200): OutboundResponse => ({ status, headers: {}, body: Buffer.from(JSON.stringify(value)) });
   const redirects = ['https://a.example/cb', 'https://b.example/cb'];
   const sector = (uri: string) => ({ subject_type: 'pairwise', sector_identifier_uri: uri, redirect_uris: redirects });
@@ -239,6 +241,21 @@ describe('ClientValidator', () => {
     expect(await asyncRefusal(() => validator.validate({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [] } }))).toEqual({
       code: 'invalid_client_metadata',
       field: 'jwks',
+    });
+  });
+
+  it('registers only the subject types the server supports (OIDC_SUBJECT_TYPES), defaulting to public when it is one', async () => {
+    const publicOnly = new ClientValidator(outbound, supporting(['public']));
+    expect(await asyncRefusal(() => publicOnly.validate({ subject_type: 'pairwise', redirect_uris: [redirects[0]!] }))).toEqual({
+      code: 'invalid_client_metadata',
+      field: 'subject_type',
+    });
+    await expect(publicOnly.validate({})).resolves.toMatchObject({ subjectType: 'public' });
+    const pairwiseOnly = new ClientValidator(outbound, supporting(['pairwise']));
+    await expect(pairwiseOnly.validate({ redirect_uris: [redirects[0]!] })).resolves.toMatchObject({ subjectType: 'pairwise' });
+    expect(await asyncRefusal(() => pairwiseOnly.validate({ subject_type: 'public' }))).toEqual({
+      code: 'invalid_client_metadata',
+      field: 'subject_type',
     });
   });
 });

@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { importJWK, type JWK } from 'jose';
 import { OutboundHttp } from '../common/http/outbound-http.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { OutboundError, OutboundFailure } from '../common/http/outbound-http.error.js';
-import type { ClientDraft, JsonWebKeySet, TokenEndpointAuthMethod } from './client.js';
+import type { ClientDraft, JsonWebKeySet, SubjectType, TokenEndpointAuthMethod } from './client.js';
 import {
   DEFAULT_GRANT_TYPES,
   DEFAULT_SCOPE,
@@ -35,10 +36,18 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
  */
 @Injectable()
 export class ClientValidator {
-  constructor(private readonly outbound: OutboundHttp) {}
+  /** OIDC_SUBJECT_TYPES: what discovery advertises is what may be registered (Hydra's validator). */
+  private readonly subjectTypes: readonly SubjectType[];
+
+  constructor(
+    private readonly outbound: OutboundHttp,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.subjectTypes = config.oauth2.subjectTypes;
+  }
 
   async validate(input: CreateClientDto): Promise<ClientDraft> {
-    const draft = checkMetadata(input);
+    const draft = checkMetadata(input, this.subjectTypes);
     if (draft.jwks !== undefined) await checkKeySet(draft.jwks, draft.tokenEndpointAuthMethod);
     await this.checkDestination('jwks_uri', draft.jwksUri);
     await this.checkDestination('backchannel_logout_uri', draft.backchannelLogoutUri);
@@ -75,8 +84,11 @@ export class ClientValidator {
   }
 }
 
-/** Every rule that needs only the body. Exported for unit tests. */
-export function checkMetadata(input: CreateClientDto): ClientDraft {
+/**
+ * Every rule that needs only the body (exported for unit tests). `subjectTypes` are those the server
+ * supports (OIDC_SUBJECT_TYPES): the default is `public` when supported, else the first (Hydra).
+ */
+export function checkMetadata(input: CreateClientDto, subjectTypes: readonly SubjectType[] = SUBJECT_TYPES): ClientDraft {
   const requestedId = text(input.client_id);
   if (hasControlCharacter(requestedId)) throw ClientsError.metadata('client_id', 'must not contain control characters');
 
@@ -124,7 +136,8 @@ export function checkMetadata(input: CreateClientDto): ClientDraft {
   if (sectorIdentifierUri !== '' && parseUrl(sectorIdentifierUri)?.protocol !== 'https:') {
     throw ClientsError.metadata('sector_identifier_uri', 'must be an absolute https URL');
   }
-  const subjectType = oneOf('subject_type', text(input.subject_type) || DEFAULT_SUBJECT_TYPE, SUBJECT_TYPES);
+  const defaultSubjectType = subjectTypes.includes(DEFAULT_SUBJECT_TYPE) ? DEFAULT_SUBJECT_TYPE : (subjectTypes[0] ?? DEFAULT_SUBJECT_TYPE);
+  const subjectType = oneOf('subject_type', text(input.subject_type) || defaultSubjectType, subjectTypes);
   if (subjectType === 'pairwise' && sectorIdentifierUri === '' && new Set(redirectUris.map(hostOf)).size !== 1) {
     throw ClientsError.metadata('subject_type', 'pairwise needs a sector_identifier_uri, or redirect_uris that all share one host');
   }

@@ -46,7 +46,12 @@ beforeAll(async () => {
     // Never answers.
   });
   fixture.route('/redirect', (_request, response) => response.writeHead(302, { location: `${fixture.origin}/sector.json` }).end());
-  app = await bootApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', OUTBOUND_CA_FILE: fixture.caFile, OUTBOUND_TIMEOUT_MS: '1000' });
+  app = await bootApp({
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+    OUTBOUND_CA_FILE: fixture.caFile,
+    OUTBOUND_TIMEOUT_MS: '1000',
+    OIDC_SUBJECT_TYPES: 'public,pairwise',
+  });
 });
 
 afterAll(async () => {

@@ -23,7 +23,8 @@ interface WireError {
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await bootApp();
+  // Pairwise clients are registered below: the server must support them (OIDC_SUBJECT_TYPES).
+  app = await bootApp({ OIDC_SUBJECT_TYPES: 'public,pairwise' });
 });
 
 afterAll(async () => {

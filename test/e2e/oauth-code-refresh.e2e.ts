@@ -16,7 +16,7 @@ let client: WireClient;
 const REDIRECTS = ['https://app.example/cb', 'https://app.example/other'];
 
 beforeAll(async () => {
-  app = await bootApp();
+  app = await bootApp({ OIDC_SUBJECT_TYPES: 'public,pairwise' });
   client = await createClient(app, {
     redirect_uris: REDIRECTS,
     grant_types: ['authorization_code', 'refresh_token', 'implicit'],

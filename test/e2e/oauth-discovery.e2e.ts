@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
+import { expectOAuthError } from '../support/oauth.js';
+import { queryParam, registerClient } from '../support/oauth-browser.js';
 
 /** GET /.well-known/openid-configuration: every field of the seed's `wellKnown`, each true to what is built. */
 let app: TestApp;
@@ -33,7 +35,7 @@ describe('GET /.well-known/openid-configuration', () => {
       end_session_endpoint: `${ISSUER}/oauth2/sessions/logout`,
       scopes_supported: ['openid', 'offline', 'offline_access', 'profile', 'email'],
       claims_supported: ['sub', 'email', 'email_verified'],
-      response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code'],
+      response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code', 'code token'],
       response_modes_supported: ['query', 'fragment', 'form_post'],
       grant_types_supported: ['authorization_code', 'implicit', 'client_credentials', 'refresh_token'],
       subject_types_supported: ['public', 'pairwise'],
@@ -79,5 +81,54 @@ describe('GET /.well-known/openid-configuration', () => {
 
   it('is public only: 404 on the admin listener', async () => {
     expect((await app.admin.get('/.well-known/openid-configuration')).status).toBe(404);
+  });
+  it('every advertised response type, mode and grant type is served: the authorize endpoint takes each to the login app', async () => {
+    const { body: metadata } = await app.public.get<{
+      response_types_supported: string[];
+      response_modes_supported: string[];
+      grant_types_supported: string[];
+    }>('/.well-known/openid-configuration');
+    const client = await registerClient(app, {
+      grant_types: metadata.grant_types_supported,
+      response_types: metadata.response_types_supported,
+      scope: 'openid',
+    });
+    for (const responseType of metadata.response_types_supported) {
+      for (const mode of metadata.response_modes_supported) {
+        // Tokens never travel in the query (OAuth 2.0 Multiple Response Types §2.1): only a code may.
+        if (mode === 'query' && responseType !== 'code') continue;
+        const query = new URLSearchParams({
+          client_id: client.client_id,
+          response_type: responseType,
+          response_mode: mode,
+          scope: 'openid',
+          state: 'state-0123456789',
+          nonce: 'nonce-0123456789',
+        });
+        const response = await app.public.get(`/oauth2/auth?${query.toString()}`);
+        expect(response.status, `${responseType} / ${mode}: ${response.text}`).toBe(302);
+        expect(queryParam(response.headers.get('location')!, 'login_challenge'), `${responseType} / ${mode}`).not.toBeNull();
+      }
+    }
+  });
+
+  it('subject_types_supported is what registration accepts: pairwise here, refused where only public is configured', async () => {
+    const pairwise = await app.admin.post('/clients', {
+      json: { subject_type: 'pairwise', redirect_uris: ['https://rp.example/cb'] },
+    });
+    expect(pairwise.status, pairwise.text).toBe(201);
+
+    const publicOnly = await bootApp();
+    try {
+      const discovered = await publicOnly.public.get<{ subject_types_supported: string[] }>('/.well-known/openid-configuration');
+      expect(discovered.body.subject_types_supported).toEqual(['public']);
+      const refused = await publicOnly.admin.post('/clients', {
+        json: { subject_type: 'pairwise', redirect_uris: ['https://rp.example/cb'] },
+      });
+      expectOAuthError(refused, 400, 'invalid_client_metadata');
+      expect((refused.body as { details?: { field?: string } }).details?.field).toBe('subject_type');
+    } finally {
+      await publicOnly.close();
+    }
   });
 });
