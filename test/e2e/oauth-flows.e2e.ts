@@ -42,6 +42,7 @@ function query(overrides: Record<string, string> = {}): Record<string, string> {
 interface LoginRequestBody {
   skip: boolean;
   subject: string;
+  session_id: string;
 }
 
 async function loginRequestOf(location: string): Promise<LoginRequestBody> {
@@ -129,6 +130,95 @@ describe('implicit and hybrid', () => {
     const tokens = await exchangeCode(app, client, params.get('code')!);
     expect(tokens.status, tokens.text).toBe(200);
     expect(tokens.body['id_token']).toBeTruthy();
+  });
+});
+
+describe('what the consent app grants is what the tokens carry', () => {
+  const API = 'https://api.example/v1';
+
+  it('grant_scope and grant_access_token_audience bound the tokens; session claims land in the ID token, /userinfo and introspection', async () => {
+    const bounded = await registerClient(app, {
+      redirect_uris: [CALLBACK],
+      scope: 'openid offline_access profile',
+      audience: [API, 'https://other.example/v1'],
+    });
+    const browser = new OAuthBrowser(app);
+    const loginLocation = await browser.authorize({
+      client_id: bounded.client_id,
+      response_type: 'code',
+      scope: 'openid offline_access profile',
+      audience: `${API} https://other.example/v1`,
+      state: STATE,
+      nonce: NONCE,
+    });
+    const loginRequest = await loginRequestOf(loginLocation);
+    const consentLocation = await browser.follow(
+      await browser.acceptLogin(loginLocation, { subject: 'lena', acr: 'urn:acr:mfa', amr: ['pwd', 'otp'] }),
+    );
+    const location = await browser.follow(
+      await browser.acceptConsent(consentLocation, {
+        grant_scope: ['openid', 'profile'],
+        grant_access_token_audience: [API],
+        session: {
+          access_token: { tenant: 'acme', roles: ['reader'] },
+          // Claims the service sets itself cannot be replaced through the session.
+          id_token: { email: 'lena@example.com', sub: 'mallory', iss: 'https://evil.example', aud: ['evil'], sid: 'forged' },
+        },
+      }),
+    );
+    const tokens = await exchangeCode(app, bounded, clientParams(location).get('code')!);
+    expect(tokens.status, tokens.text).toBe(200);
+    expect(tokens.body['scope']).toBe('openid profile');
+    // offline_access was requested but not granted: no refresh token.
+    expect(tokens.body).not.toHaveProperty('refresh_token');
+
+    const idToken = decodeJwt(tokens.body['id_token'] as string);
+    expect(idToken).toMatchObject({
+      sub: 'lena',
+      iss: app.running.config.urls.issuer,
+      aud: [bounded.client_id],
+      email: 'lena@example.com',
+      nonce: NONCE,
+      acr: 'urn:acr:mfa',
+      amr: ['pwd', 'otp'],
+      sid: loginRequest.session_id,
+    });
+    expect(typeof idToken['auth_time']).toBe('number');
+
+    const accessToken = tokens.body['access_token'] as string;
+    const userinfo = await app.public.get('/userinfo', { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(userinfo.status, userinfo.text).toBe(200);
+    expect(userinfo.body).toEqual({ sub: 'lena', email: 'lena@example.com' });
+
+    const introspection = await app.admin.post<Record<string, unknown>>('/oauth2/introspect', { form: { token: accessToken } });
+    expect(introspection.body).toMatchObject({
+      active: true,
+      sub: 'lena',
+      scope: 'openid profile',
+      aud: [API],
+      ext: { tenant: 'acme', roles: ['reader'] },
+    });
+  });
+
+  it('a refresh token needs offline_access granted AND the refresh_token grant registered', async () => {
+    const noRefreshGrant = await registerClient(app, { redirect_uris: [CALLBACK], grant_types: ['authorization_code'] });
+    const location = await new OAuthBrowser(app).completeFlow(
+      { client_id: noRefreshGrant.client_id, response_type: 'code', scope: 'openid offline_access', state: STATE },
+      { subject: 'mona' },
+      { grant_scope: ['openid', 'offline_access'] },
+    );
+    const tokens = await exchangeCode(app, noRefreshGrant, clientParams(location).get('code')!);
+    expect(tokens.status, tokens.text).toBe(200);
+    expect(tokens.body['scope']).toBe('openid offline_access');
+    expect(tokens.body).not.toHaveProperty('refresh_token');
+
+    const withGrant = await new OAuthBrowser(app).completeFlow(
+      query({ scope: 'openid offline_access' }),
+      { subject: 'mona' },
+      { grant_scope: ['openid', 'offline_access'] },
+    );
+    const refreshable = await exchangeCode(app, client, clientParams(withGrant).get('code')!);
+    expect(refreshable.body['refresh_token']).toMatch(/^lk_rt_/);
   });
 });
 
