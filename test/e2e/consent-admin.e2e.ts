@@ -138,7 +138,9 @@ describe('login requests', () => {
 
   it('GET answers the loginRequest (by login_challenge or challenge), with the client but never its secret', async () => {
     const browser = new OAuthBrowser(app);
-    const location = await browser.authorize(query({ login_hint: 'alice@example.com', ui_locales: 'de en', acr_values: 'urn:mfa' }));
+    const location = await browser.authorize(
+      query({ login_hint: 'alice@example.com', ui_locales: 'de en', acr_values: 'urn:mfa urn:pwd', display: 'popup' }),
+    );
     const challenge = challengeOf(location, 'login');
     const response = await getLogin(challenge);
     expect(response.status, response.text).toBe(200);
@@ -149,8 +151,10 @@ describe('login requests', () => {
       requested_access_token_audience: [],
       skip: false,
       subject: '',
-      oidc_context: { login_hint: 'alice@example.com', ui_locales: ['de', 'en'], acr_values: ['urn:mfa'] },
+      oidc_context: { login_hint: 'alice@example.com', ui_locales: ['de', 'en'], acr_values: ['urn:mfa', 'urn:pwd'], display: 'popup' },
     });
+    // Nothing the request did not carry (Hydra's omitempty).
+    expect(Object.keys(body.oidc_context).sort()).toEqual(['acr_values', 'display', 'login_hint', 'ui_locales']);
     expect(body.client['client_id']).toBe(client.client_id);
     expect(body.client).not.toHaveProperty('client_secret');
     expect(body.request_url.startsWith(`${ISSUER}/oauth2/auth?`)).toBe(true);
@@ -308,9 +312,9 @@ describe('login requests', () => {
 });
 
 describe('consent requests', () => {
-  it('GET answers the consentRequest, carrying what login accept said', async () => {
+  it('GET answers the consentRequest, carrying what login accept said and the oidc_context', async () => {
     const browser = new OAuthBrowser(app);
-    const loginLocation = await browser.authorize(query());
+    const loginLocation = await browser.authorize(query({ login_hint: 'alice@example.com', display: 'page' }));
     const loginChallenge = challengeOf(loginLocation, 'login');
     const { body: login } = await getLogin(loginChallenge);
     const consentLocation = await browser.follow(
@@ -334,8 +338,8 @@ describe('consent requests', () => {
       acr: 'urn:acr:mfa',
       amr: ['pwd', 'otp'],
       context: { tenant: 'acme' },
-      oidc_context: {},
     });
+    expect(response.body.oidc_context).toEqual({ login_hint: 'alice@example.com', display: 'page' });
     expect(response.body.client['client_id']).toBe(client.client_id);
     expect(response.body.client).not.toHaveProperty('client_secret');
   });
@@ -440,7 +444,9 @@ describe('S17: requests past TTL_LOGIN_CONSENT_REQUEST', () => {
     await queryDatabase(app.databaseUrl, "UPDATE oauth2_login_requests SET requested_at = now() - interval '31 minutes'");
     expectOAuthError(await getLogin(challenge), 404, 'not_found');
     expectOAuthError(await put('login', 'reject', challenge, {}), 404, 'not_found');
-    expect(authorizeError(await browser.get(redirect))).toBe('request_unauthorized');
+    const late = await browser.get(redirect);
+    expect(late.status).toBe(401);
+    expect(authorizeError(late)).toBe('request_unauthorized');
   });
 
   it('an expired consent request is 404 for the consent app, and its verifier is request_unauthorized', async () => {
@@ -453,7 +459,9 @@ describe('S17: requests past TTL_LOGIN_CONSENT_REQUEST', () => {
       "UPDATE oauth2_consent_requests SET requested_at = now() - interval '31 minutes' WHERE was_used = false",
     );
     expectOAuthError(await getConsent(challenge), 404, 'not_found');
-    expect(authorizeError(await browser.get(redirect))).toBe('request_unauthorized');
+    const late = await browser.get(redirect);
+    expect(late.status).toBe(401);
+    expect(authorizeError(late)).toBe('request_unauthorized');
   });
 });
 
@@ -478,12 +486,21 @@ describe('remembered logins', () => {
     expect(nextConsent.login_session_id).toBe(consentRequest.login_session_id);
   });
 
-  it('remember_for 0 is a browser-session cookie (no Max-Age)', async () => {
+  it('remember_for 0 is a browser-session cookie (no Max-Age, no Expires) and no server-side window', async () => {
+    const subject = randomSubject();
     const browser = new OAuthBrowser(app);
-    await untilConsent(browser, {}, { subject: randomSubject(), remember: true });
+    await untilConsent(browser, {}, { subject, remember: true });
     const cookie = browser.jar.get('oauth2_authentication_session');
-    expect(cookie?.value).toBeDefined();
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(cookie?.attributes['max-age']).toBeUndefined();
+    expect(cookie?.attributes['expires']).toBeUndefined();
+    // Old as it may be, the session lasts as long as the browser keeps the cookie.
+    await queryDatabase(
+      app.databaseUrl,
+      "UPDATE oauth2_authentication_sessions SET authenticated_at = now() - interval '400 days' WHERE subject = $1",
+      [subject],
+    );
+    expect((await getLogin(challengeOf(await browser.authorize(query()), 'login'))).body).toMatchObject({ skip: true, subject });
   });
 
   it('prompt=login asks again; remember=false then forgets the session', async () => {
@@ -503,6 +520,33 @@ describe('remembered logins', () => {
     await queryDatabase(app.databaseUrl, "UPDATE oauth2_authentication_sessions SET authenticated_at = now() - interval '10 minutes'");
     expect((await getLogin(challengeOf(await browser.authorize(query({ max_age: '60' })), 'login'))).body.skip).toBe(false);
     expect((await getLogin(challengeOf(await browser.authorize(query({ max_age: '3600' })), 'login'))).body.skip).toBe(true);
+  });
+
+  it('prompt=none with a session older than max_age is login_required at the client, with no login request', async () => {
+    const subject = randomSubject();
+    const browser = new OAuthBrowser(app);
+    await untilConsent(browser, {}, { subject, remember: true, remember_for: 3600 });
+    await queryDatabase(
+      app.databaseUrl,
+      "UPDATE oauth2_authentication_sessions SET authenticated_at = now() - interval '10 minutes' WHERE subject = $1",
+      [subject],
+    );
+    const response = await browser.get(`/oauth2/auth?${new URLSearchParams(query({ prompt: 'none', max_age: '60' })).toString()}`);
+    expect(response.status).toBe(302);
+    const location = response.headers.get('location')!;
+    expect(location.startsWith(client.redirect_uris[0]!)).toBe(true);
+    expect(responseParams(location).get('error')).toBe('login_required');
+    expect(responseParams(location).get('state')).toBe('state-0123456789');
+    expect(browser.jar.get('oauth2_authentication_csrf')).toBeUndefined();
+  });
+
+  it('prompt=select_account is accepted and, as in Hydra v1.5, leaves the skip decision alone (the app reads it in request_url)', async () => {
+    const subject = randomSubject();
+    const browser = new OAuthBrowser(app);
+    await untilConsent(browser, {}, { subject, remember: true, remember_for: 3600 });
+    const { body } = await getLogin(challengeOf(await browser.authorize(query({ prompt: 'select_account' })), 'login'));
+    expect(body).toMatchObject({ skip: true, subject });
+    expect(new URL(body.request_url).searchParams.get('prompt')).toBe('select_account');
   });
 
   it('prompt=none without a session is login_required at the client', async () => {
@@ -548,6 +592,19 @@ describe('remembered consents', () => {
     const other = randomSubject();
     const forgotten = await rememberedConsent(other, { grant_scope: ['openid', 'offline_access'], remember: false });
     expect(await nextConsentSkip(forgotten, other)).toBe(false);
+  });
+
+  it('remember_for 0 (the default) remembers the consent until it is revoked', async () => {
+    const subject = randomSubject();
+    const browser = await rememberedConsent(subject, { grant_scope: ['openid', 'offline_access'], remember: true });
+    await queryDatabase(
+      app.databaseUrl,
+      "UPDATE oauth2_consent_requests SET requested_at = now() - interval '5 years' WHERE subject = $1",
+      [subject],
+    );
+    expect(await nextConsentSkip(browser, subject)).toBe(true);
+    const sessions = await app.admin.get<WireConsentSession[]>(`/oauth2/auth/sessions/consent?subject=${subject}`);
+    expect(sessions.body.map((session) => session.remember_for)).toEqual([0]);
   });
 
   it('a remembered consent past remember_for does not skip', async () => {
@@ -653,45 +710,84 @@ describe('consent sessions', () => {
     expectOAuthError(await app.admin.get('/oauth2/auth/sessions/consent?subject=x&limit=abc'), 400, 'invalid_request');
   });
 
-  it("DELETE with client revokes that client's consents and the tokens they yielded; without client, all", async () => {
-    const subject = randomSubject();
-    const second = await registerClient(app);
-    const code = await grantFor(subject, client);
-    await grantFor(subject, second);
-    const tokens = await token(app, {
+  async function redeem(code: string, forClient: RegisteredClient) {
+    const response = await token(app, {
       grant_type: 'authorization_code',
       code,
-      redirect_uri: client.redirect_uris[0]!,
-      client_id: client.client_id,
-      client_secret: client.client_secret!,
+      redirect_uri: forClient.redirect_uris[0]!,
+      client_id: forClient.client_id,
+      client_secret: forClient.client_secret!,
     });
-    expect(tokens.status, tokens.text).toBe(200);
-    const introspect = async (): Promise<boolean> => {
-      const response = await app.admin.post<{ active: boolean }>('/oauth2/introspect', { form: { token: tokens.body.access_token } });
-      expect(response.status, response.text).toBe(200);
-      return response.body.active;
-    };
-    expect(await introspect()).toBe(true);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.refresh_token).toBeDefined();
+    return response.body;
+  }
+
+  async function active(value: string): Promise<boolean> {
+    const response = await app.admin.post<{ active: boolean }>('/oauth2/introspect', { form: { token: value } });
+    expect(response.status, response.text).toBe(200);
+    return response.body.active;
+  }
+
+  it("DELETE with client revokes that client's consents and every token they yielded; without client, all", async () => {
+    const subject = randomSubject();
+    const second = await registerClient(app);
+    const first = await redeem(await grantFor(subject, client), client);
+    const other = await redeem(await grantFor(subject, second), second);
+    for (const value of [first.access_token, first.refresh_token!, other.access_token, other.refresh_token!]) {
+      expect(await active(value)).toBe(true);
+    }
 
     const deleted = await app.admin.delete(`/oauth2/auth/sessions/consent?subject=${subject}&client=${client.client_id}`);
     expect(deleted.status, deleted.text).toBe(204);
-    expect(await introspect()).toBe(false);
+    expect(await active(first.access_token)).toBe(false);
+    expect(await active(first.refresh_token!)).toBe(false);
+    const refreshed = await token(app, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      client_id: client.client_id,
+      client_secret: client.client_secret!,
+    });
+    expectOAuthError(refreshed, 400, 'invalid_grant');
+    // The other client's consent and tokens are untouched.
+    expect(await active(other.access_token)).toBe(true);
+    expect(await active(other.refresh_token!)).toBe(true);
     const left = await app.admin.get<WireConsentSession[]>(`/oauth2/auth/sessions/consent?subject=${subject}`);
     expect(left.body.map((session) => session.consent_request.client['client_id'])).toEqual([second.client_id]);
 
     expect((await app.admin.delete(`/oauth2/auth/sessions/consent?subject=${subject}`)).status).toBe(204);
     expect((await app.admin.get(`/oauth2/auth/sessions/consent?subject=${subject}`)).body).toEqual([]);
+    expect(await active(other.access_token)).toBe(false);
+    expect(await active(other.refresh_token!)).toBe(false);
     expect((await app.admin.delete(`/oauth2/auth/sessions/consent?subject=${subject}`)).status).toBe(204);
     expectOAuthError(await app.admin.delete('/oauth2/auth/sessions/consent'), 400, 'invalid_request');
   });
 
-  it('DELETE login sessions of a subject: the next request asks the login app again', async () => {
+  it('a revoked consent is no longer a skip', async () => {
     const subject = randomSubject();
     const browser = new OAuthBrowser(app);
-    await untilConsent(browser, {}, { subject, remember: true, remember_for: 3600 });
+    const consent = await untilConsent(browser, {}, { subject, remember: true, remember_for: 3600 });
+    await browser.follow(await browser.acceptConsent(consent, { grant_scope: ['openid', 'offline_access'], remember: true }));
+    const nextConsent = async (): Promise<boolean> => {
+      const login = await browser.authorize(query());
+      return (await getConsent(challengeOf(await browser.follow(await browser.acceptLogin(login, { subject })), 'consent'))).body.skip;
+    };
+    expect(await nextConsent()).toBe(true);
+    expect((await app.admin.delete(`/oauth2/auth/sessions/consent?subject=${subject}&client=${client.client_id}`)).status).toBe(204);
+    expect(await nextConsent()).toBe(false);
+  });
+
+  it('DELETE login sessions of a subject: the next request asks the login app again; tokens stay (Hydra)', async () => {
+    const subject = randomSubject();
+    const browser = new OAuthBrowser(app);
+    const consent = await untilConsent(browser, {}, { subject, remember: true, remember_for: 3600 });
+    const done = await browser.follow(await browser.acceptConsent(consent, { grant_scope: ['openid', 'offline_access'] }));
+    const issued = await redeem(responseParams(done).get('code')!, client);
     expect((await getLogin(challengeOf(await browser.authorize(query()), 'login'))).body.skip).toBe(true);
     expect((await app.admin.delete(`/oauth2/auth/sessions/login?subject=${subject}`)).status).toBe(204);
     expect((await getLogin(challengeOf(await browser.authorize(query()), 'login'))).body.skip).toBe(false);
+    expect(await active(issued.access_token)).toBe(true);
+    expect(await active(issued.refresh_token!)).toBe(true);
     expectOAuthError(await app.admin.delete('/oauth2/auth/sessions/login'), 400, 'invalid_request');
   });
 
@@ -722,11 +818,34 @@ describe('the admin API boundary', () => {
       ['GET', '/oauth2/auth/sessions/consent?subject=x'],
       ['DELETE', '/oauth2/auth/sessions/consent?subject=x'],
     ];
+    const service = await registerClient(app, { grant_types: ['client_credentials'], response_types: [], scope: 'read' });
+    const serviceToken = await token(app, {
+      grant_type: 'client_credentials',
+      scope: 'read',
+      client_id: service.client_id,
+      client_secret: service.client_secret!,
+    });
+    expect(serviceToken.status, serviceToken.text).toBe(200);
+    const callers = [
+      app.anonymousAdmin,
+      app.anonymousAdmin.withToken('lk_admin_wrong_token_0123456789abcdef'),
+      // An access token of this service, but without the admin scope.
+      app.anonymousAdmin.withToken(serviceToken.body.access_token),
+    ];
     for (const [method, path] of routes) {
-      expectOAuthError(await app.anonymousAdmin.request(method, path), 401, 'unauthorized');
+      for (const caller of callers) expectOAuthError(await caller.request(method, path), 401, 'unauthorized');
       expectOAuthError(await app.public.request(method, path), 404, 'not_found');
     }
     expect((await app.admin.get('/admin/oauth2/auth/sessions/consent?subject=x')).status).toBe(200);
+  });
+
+  it('S18: a refused caller answers nothing: the request is still open for the login app', async () => {
+    const browser = new OAuthBrowser(app);
+    const challenge = challengeOf(await browser.authorize(query()), 'login');
+    const path = `/oauth2/auth/requests/login/accept?login_challenge=${encodeURIComponent(challenge)}`;
+    expectOAuthError(await app.anonymousAdmin.put(path, { json: { subject: 'mallory' } }), 401, 'unauthorized');
+    expectOAuthError(await app.public.put(path, { json: { subject: 'mallory' } }), 404, 'not_found');
+    expect((await put('login', 'accept', challenge, { subject: 'alice' })).status).toBe(200);
   });
 });
 
