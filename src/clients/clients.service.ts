@@ -45,6 +45,8 @@ export class ClientsService implements OnModuleInit {
 
   onModuleInit(): void {
     this.notifier.subscribe(CLIENTS_TOPIC, (key) => this.invalidate(key));
+    // Made now, not by the first unknown client_id, which would otherwise cost two PBKDF2 runs.
+    void this.hasher.dummyHash();
   }
 
   async create(input: CreateClientDto): Promise<ClientWithSecret> {

@@ -132,6 +132,47 @@ describe('client_credentials with client_secret_basic', () => {
   });
 });
 
+describe('S30: the secret check over HTTP (timing itself: src/clients/secret-comparison.spec.ts)', () => {
+  it('answers every wrong secret, whatever its length or shared prefix, and an unknown client, with the same 401', async () => {
+    const right = 'correct-horse-battery-staple-0123456789';
+    const client = await ccClient({ client_secret: right });
+    const wrong = [
+      '',
+      'c',
+      right.slice(0, 8),
+      right.slice(0, -1),
+      `${right.slice(0, -1)}X`,
+      `${right}x`,
+      'é'.repeat(200),
+      'x'.repeat(5_000),
+    ];
+    const bodies = new Set<string>();
+    for (const secret of wrong) {
+      for (const clientId of [client.client_id, `unknown-${randomUUID()}`]) {
+        const basicResponse = await token(app, { grant_type: 'client_credentials' }, basic(clientId, secret));
+        expectOAuthError(basicResponse, 401, 'invalid_client');
+        expect(basicResponse.headers.get('www-authenticate')).toMatch(/^Basic /);
+        const { request_id: _requestId, ...body } = basicResponse.body as unknown as Record<string, unknown>;
+        bodies.add(JSON.stringify(body));
+      }
+    }
+    // No difference in the answer tells an unknown client from a wrong secret.
+    expect(bodies.size).toBe(1);
+    const ok = await token(app, { grant_type: 'client_credentials' }, basic(client.client_id, right));
+    expect(ok.status, ok.text).toBe(200);
+  });
+
+  it('a 100 000-character secret in the form is one more wrong secret, not an error', async () => {
+    const client = await ccClient({ token_endpoint_auth_method: 'client_secret_post' });
+    const response = await token(app, {
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: 'x'.repeat(100_000),
+    });
+    expectOAuthError(response, 401, 'invalid_client');
+  });
+});
+
 describe('client_credentials with the other authentication methods', () => {
   it('client_secret_post', async () => {
     const client = await ccClient({ token_endpoint_auth_method: 'client_secret_post' });
