@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
-import { authorize, basic, createClient, token } from '../support/oauth.js';
+import { queryDatabase } from '../support/database.js';
+import { authorize, basic, createClient, expectOAuthError, token } from '../support/oauth.js';
 
 /**
  * The admin API accepts access tokens this service issued with the client_credentials grant and the
@@ -34,8 +35,18 @@ describe('admin-scope access tokens', () => {
 
   it('a token without the admin scope cannot', async () => {
     const response = await app.anonymousAdmin.withToken(await clientToken('read')).get('/clients');
-    expect(response.status).toBe(401);
-    expect((response.body as { error: string }).error).toBe('unauthorized');
+    expectOAuthError(response, 401, 'unauthorized');
+  });
+
+  it('an expired admin-scope token cannot, and changes nothing', async () => {
+    const value = await clientToken(ADMIN_SCOPE);
+    await queryDatabase(app.databaseUrl, `UPDATE oauth2_access_tokens SET expires_at = now() - interval '1 second' WHERE signature = $1`, [
+      value.split('.')[1],
+    ]);
+    const admin = app.anonymousAdmin.withToken(value);
+    expectOAuthError(await admin.get('/clients'), 401, 'unauthorized');
+    expectOAuthError(await admin.post('/clients', { json: { client_id: 'made-by-an-expired-token' } }), 401, 'unauthorized');
+    expect((await app.admin.get('/clients/made-by-an-expired-token')).status).toBe(404);
   });
 
   it('a revoked or unknown token cannot', async () => {
@@ -72,6 +83,25 @@ describe('admin-scope access tokens', () => {
       basic(web.client_id, web.client_secret!),
     );
     expect(issued.status, issued.text).toBe(200);
-    expect((await app.anonymousAdmin.withToken(issued.body.access_token).get('/clients')).status).toBe(401);
+    expectOAuthError(await app.anonymousAdmin.withToken(issued.body.access_token).get('/clients'), 401, 'unauthorized');
+  });
+
+  it('a refresh token or an ID token is never an admin credential', async () => {
+    const web = await createClient(app, {
+      redirect_uris: ['https://web.example/cb'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      scope: `openid offline ${ADMIN_SCOPE}`,
+    });
+    const { parameters } = await authorize(app, web.client_id, { scope: ['openid', 'offline', ADMIN_SCOPE] });
+    const issued = await token(
+      app,
+      { grant_type: 'authorization_code', code: parameters['code']!, redirect_uri: 'https://web.example/cb' },
+      basic(web.client_id, web.client_secret!),
+    );
+    expect(issued.status, issued.text).toBe(200);
+    for (const value of [issued.body.refresh_token!, issued.body.id_token!]) {
+      expectOAuthError(await app.anonymousAdmin.withToken(value).get('/clients'), 401, 'unauthorized');
+    }
   });
 });

@@ -116,7 +116,10 @@ describe('POST /oauth2/introspect', () => {
     expectOAuthError(await app.admin.post('/oauth2/introspect', { form: {} }), 400, 'invalid_request');
     expectOAuthError(await app.admin.post('/oauth2/introspect', { json: { token: 'x' } }), 400, 'invalid_request');
     const anonymous = await app.anonymousAdmin.post('/oauth2/introspect', { form: { token: await ccToken() } });
-    expect(anonymous.status).toBe(401);
+    expectOAuthError(anonymous, 401, 'unauthorized');
+    // A valid access token is not an admin credential without the admin scope.
+    const value = await ccToken();
+    expectOAuthError(await app.anonymousAdmin.withToken(value).post('/oauth2/introspect', { form: { token: value } }), 401, 'unauthorized');
     expect((await app.public.post('/oauth2/introspect', { form: { token: 'x' } })).status).toBe(404);
     expect((await app.admin.post('/admin/oauth2/introspect', { form: { token: await ccToken() } })).body).toMatchObject({ active: true });
   });
@@ -188,10 +191,17 @@ describe('POST /oauth2/revoke', () => {
     expect((await introspect(value)).body['active']).toBe(true);
   });
 
-  it('needs the token parameter in a form body', async () => {
+  it('S34: needs the token parameter once, in a form body; a refused request revokes nothing', async () => {
     const auth = basic(cc.client_id, cc.client_secret!);
+    const value = await ccToken();
     expectOAuthError(await app.public.post('/oauth2/revoke', { form: {}, headers: auth }), 400, 'invalid_request');
-    expectOAuthError(await app.public.post('/oauth2/revoke', { json: { token: 'x' }, headers: auth }), 400, 'invalid_request');
+    expectOAuthError(await app.public.post('/oauth2/revoke', { json: { token: value }, headers: auth }), 400, 'invalid_request');
+    const twice = await app.public.post('/oauth2/revoke', {
+      rawBody: `token=${encodeURIComponent(value)}&token=${encodeURIComponent(value)}`,
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectOAuthError(twice, 400, 'invalid_request');
+    expect((await introspect(value)).body['active']).toBe(true);
   });
 
   it('a public client revokes its tokens with its client_id alone', async () => {
@@ -252,9 +262,43 @@ describe('POST /oauth2/flush', () => {
     expect((await app.admin.post('/oauth2/flush')).status).toBe(204);
   });
 
+  it('deletes expired codes and the login requests of flows past TTL_LOGIN_CONSENT_REQUEST', async () => {
+    const { parameters } = await authorize(app, web.client_id, { scope: ['openid'] });
+    const code = parameters['code']!.split('.')[1]!;
+    await queryDatabase(
+      app.databaseUrl,
+      `UPDATE oauth2_authorization_codes SET expires_at = now() - interval '1 minute' WHERE signature = $1`,
+      [code],
+    );
+    const live = (await authorize(app, web.client_id, { scope: ['openid'] })).parameters['code']!.split('.')[1]!;
+    const started = await app.public.get(
+      `/oauth2/auth?${new URLSearchParams({ client_id: web.client_id, response_type: 'code', scope: 'openid', state: 'state-0123456789' }).toString()}`,
+    );
+    expect(started.status, started.text).toBe(302);
+    const loginRequests = async (): Promise<number> =>
+      (
+        await queryDatabase(app.databaseUrl, 'SELECT count(*)::int AS n FROM oauth2_login_requests WHERE client_id = $1', [web.client_id])
+      )[0]!['n'] as number;
+    expect(await loginRequests()).toBe(1);
+    expect((await app.admin.post('/oauth2/flush', { json: {} })).status).toBe(204);
+    // The flow is fresh: it stays.
+    expect(await loginRequests()).toBe(1);
+    await queryDatabase(
+      app.databaseUrl,
+      `UPDATE oauth2_login_requests SET requested_at = now() - interval '31 minutes' WHERE client_id = $1`,
+      [web.client_id],
+    );
+    expect((await app.admin.post('/oauth2/flush', { json: {} })).status).toBe(204);
+    expect(await loginRequests()).toBe(0);
+    expect(await count('oauth2_authorization_codes', code)).toBe(0);
+    expect(await count('oauth2_authorization_codes', live)).toBe(1);
+  });
+
   it('refuses a notAfter that is not RFC 3339, and callers without an admin credential', async () => {
     expectOAuthError(await app.admin.post('/oauth2/flush', { json: { notAfter: 'yesterday' } }), 400, 'invalid_request');
-    expect((await app.anonymousAdmin.post('/oauth2/flush', { json: {} })).status).toBe(401);
+    expectOAuthError(await app.anonymousAdmin.post('/oauth2/flush', { json: {} }), 401, 'unauthorized');
+    expectOAuthError(await app.anonymousAdmin.withToken('lk_admin_wrong').post('/oauth2/flush', { json: {} }), 401, 'unauthorized');
+    expectOAuthError(await app.anonymousAdmin.withToken(await ccToken()).post('/oauth2/flush', { json: {} }), 401, 'unauthorized');
     expect((await app.public.post('/oauth2/flush', { json: {} })).status).toBe(404);
   });
 });
