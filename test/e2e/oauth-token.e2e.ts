@@ -1,12 +1,22 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JSONWebKeySet,
+  type JWK,
+} from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/common/net/free-port.js';
 import { bootApp, TEST_SYSTEM_SECRET, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import { startHttpsFixture, type HttpsFixture } from '../support/https-fixture.js';
-import { basic, createClient, expectOAuthError, token, type WireClient } from '../support/oauth.js';
+import { authorize, basic, createClient, expectOAuthError, token, type WireClient } from '../support/oauth.js';
 
 /**
  * POST /oauth2/token with the client_credentials grant: every client authentication method, the
@@ -473,11 +483,63 @@ describe('JWT access tokens (OAUTH2_ACCESS_TOKEN_STRATEGY=jwt)', () => {
   let jwtApp: TestApp;
 
   beforeAll(async () => {
-    jwtApp = await bootApp({ OAUTH2_ACCESS_TOKEN_STRATEGY: 'jwt', SECRETS_SYSTEM: TEST_SYSTEM_SECRET });
+    jwtApp = await bootApp({
+      OAUTH2_ACCESS_TOKEN_STRATEGY: 'jwt',
+      SECRETS_SYSTEM: TEST_SYSTEM_SECRET,
+      OIDC_SUBJECT_TYPES: 'public,pairwise',
+    });
   });
 
   afterAll(async () => {
     await jwtApp?.close();
+  });
+
+  async function verifyAccessToken(value: string) {
+    const jwks = await jwtApp.public.get<JSONWebKeySet>('/.well-known/jwks.json');
+    return jwtVerify(value, createLocalJWKSet(jwks.body), { typ: 'at+jwt', issuer: jwtApp.running.config.urls.issuer });
+  }
+
+  it('from a user flow: the sub the client sees, the granted audience and scope, the consent session as ext', async () => {
+    const client = await createClient(jwtApp, {
+      redirect_uris: ['https://rp.example/cb'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      scope: 'openid offline',
+      audience: ['https://api.example'],
+      subject_type: 'pairwise',
+    });
+    const { parameters } = await authorize(jwtApp, client.client_id, {
+      subject: 'alice',
+      scope: ['openid', 'offline'],
+      audience: ['https://api.example'],
+    });
+    const response = await token(
+      jwtApp,
+      { grant_type: 'authorization_code', code: parameters['code']!, redirect_uri: 'https://rp.example/cb' },
+      basic(client.client_id, client.client_secret!),
+    );
+    expect(response.status, response.text).toBe(200);
+    const { payload } = await verifyAccessToken(response.body.access_token);
+    const idToken = decodeJwt(response.body.id_token!);
+    expect(idToken.sub).toMatch(/^[0-9a-f]{64}$/);
+    expect(payload).toMatchObject({
+      sub: idToken.sub,
+      client_id: client.client_id,
+      aud: ['https://api.example'],
+      scope: 'openid offline',
+      scp: ['openid', 'offline'],
+      ext: { tenant: 'acme' },
+      acr: 'urn:acr:password',
+      amr: ['pwd'],
+    });
+    // Revoked through the refresh token's family: introspection and /userinfo follow the record, not the signature.
+    const revoked = await jwtApp.public.post('/oauth2/revoke', {
+      form: { token: response.body.refresh_token! },
+      headers: basic(client.client_id, client.client_secret!),
+    });
+    expect(revoked.status).toBe(200);
+    const userinfo = await jwtApp.public.get('/userinfo', { headers: { authorization: `Bearer ${response.body.access_token}` } });
+    expectOAuthError(userinfo, 401, 'invalid_token');
   });
 
   it('issues an RFC 9068 at+jwt signed by a published key, recorded for introspection and revocation', async () => {
@@ -488,19 +550,20 @@ describe('JWT access tokens (OAUTH2_ACCESS_TOKEN_STRATEGY=jwt)', () => {
       basic(client.client_id, client.client_secret!),
     );
     expect(response.status, response.text).toBe(200);
-    const [header, payload] = response.body.access_token
-      .split('.')
-      .slice(0, 2)
-      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
-    expect(header).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
+    // RFC 9068 §4: the resource server checks typ, the signature against the published keys, iss and exp.
+    const { payload, protectedHeader } = await verifyAccessToken(response.body.access_token);
+    expect(protectedHeader).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
     expect(payload).toMatchObject({
       iss: jwtApp.running.config.urls.issuer,
       sub: client.client_id,
       client_id: client.client_id,
       scope: 'read',
+      scp: ['read'],
+      aud: [],
+      ext: {},
     });
-    const jwks = await jwtApp.public.get<{ keys: Array<{ kid: string }> }>('/.well-known/jwks.json');
-    expect(jwks.body.keys.map((key) => key.kid)).toContain(header.kid);
+    expect(payload.exp! - payload.iat!).toBe(3600);
+    expect(payload.jti).toEqual(expect.any(String));
 
     const stored = createHash('sha256').update(response.body.access_token.split('.')[2]!).digest('base64url');
     const rows = await queryDatabase(jwtApp.databaseUrl, `SELECT signature FROM oauth2_access_tokens WHERE client_id = $1`, [
