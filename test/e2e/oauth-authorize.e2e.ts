@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
 import type { HttpResponse } from '../support/http.js';
@@ -95,11 +97,15 @@ describe('errors that are never sent to a redirect URI', () => {
     ['credentials before another host', 'https://client.example@evil.example/cb'],
     ['the host under another domain', 'https://client.example.evil.example/cb'],
     ['a fragment', `${CALLBACK}#x`],
-  ])('S01: a redirect_uri with %s is refused without a redirect', async (_name, redirectUri) => {
-    expectShown(await authorize({ redirect_uri: redirectUri }), 400, 'invalid_request');
+  ])('S01: a redirect_uri with %s is refused without a redirect, and no login starts', async (_name, redirectUri) => {
+    const json = await authorize({ redirect_uri: redirectUri });
+    expectShown(json, 400, 'invalid_request');
     const page = await authorize({ redirect_uri: redirectUri }, HTML);
     expect(page.status).toBe(400);
     expect(page.headers.get('location')).toBeNull();
+    expect(page.text).not.toContain(redirectUri);
+    // No login request (its CSRF cookie would come with it), so nothing can be minted for that URI.
+    for (const response of [json, page]) expect(response.headers.getSetCookie()).toEqual([]);
   });
 
   it('S01: no authorization request starts for an unregistered redirect_uri', async () => {
@@ -207,8 +213,29 @@ describe('errors sent to the client', () => {
     const base = which === 'public' ? publicClient : client;
     let path = `/oauth2/auth?${new URLSearchParams(query(rest, base)).toString()}`;
     if (twice !== undefined) path += `&${twice}=profile`;
-    const params = expectSentToClient(await app.public.get(path), error, part as 'query' | 'fragment');
+    const response = await app.public.get(path);
+    const params = expectSentToClient(response, error, part as 'query' | 'fragment');
     expect(params.get('state')).toBe('state-0123456789');
+    expect(params.has('code')).toBe(false);
+    // Refused before any login request: no flow starts.
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('S09: a request_uri is refused without being fetched', async () => {
+    let hits = 0;
+    const server = createServer((_request, response) => {
+      hits += 1;
+      response.writeHead(200, { 'content-type': 'application/oauth-authz-req+jwt' }).end('eyJhbGciOiJub25lIn0.e30.');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/request.jwt`;
+      const params = expectSentToClient(await authorize({ request_uri: uri }), 'request_uri_not_supported');
+      expect(params.get('state')).toBe('state-0123456789');
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('keeps the query of the redirect URI when adding the error', async () => {
@@ -325,6 +352,9 @@ describe('each response type and mode', () => {
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).not.toContain('unsafe-inline');
+    // S11: the page that carries the code cannot be framed.
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.text).toContain(`<form method="post" action="${CALLBACK}">`);
     expect(page.text).toMatch(/name="code" value="[^"]+"/);
     expect(page.text).toContain('name="state" value="state-0123456789"');

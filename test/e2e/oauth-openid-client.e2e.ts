@@ -116,7 +116,13 @@ describe('openid-client (certified relying party)', () => {
 
     await oidc.tokenRevocation(config, refreshed.refresh_token!);
     await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
-    await expect(oidc.fetchUserInfo(config, refreshed.access_token, 'alice')).rejects.toBeInstanceOf(Error);
+    // Revoking the refresh token took its access tokens: the library sees the 401 and its Bearer challenge.
+    const refused = await oidc.fetchUserInfo(config, refreshed.access_token, 'alice').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(oidc.WWWAuthenticateChallengeError);
+    expect(refused).toMatchObject({ status: 401, cause: [{ scheme: 'bearer', parameters: { error: 'invalid_token' } }] });
   });
 
   it('runs the hybrid flow (code id_token) with form_post', async () => {
