@@ -97,6 +97,20 @@ describe('authorization_code', () => {
     expect(claims.iss).toBe(discovery.body.issuer);
   });
 
+  it('signs with the newest key of openid.id-token; ID tokens signed before a rotation still verify', async () => {
+    const before = (await redeem(await codeFor())).body.id_token!;
+    const generated = await app.admin.post<{ keys: Array<{ kid: string }> }>('/keys/openid.id-token', {
+      json: { alg: 'RS256', use: 'sig' },
+    });
+    expect(generated.status, generated.text).toBe(201);
+    const after = (await redeem(await codeFor())).body.id_token!;
+    const newKid = decodeProtectedHeader(after).kid;
+    expect(newKid).not.toBe(decodeProtectedHeader(before).kid);
+    expect(generated.body.keys.map((key) => key.kid)).toContain(newKid);
+    await verifyIdToken(before);
+    await verifyIdToken(after);
+  });
+
   it('S19: a second redemption fails and revokes the tokens of the first (userinfo, refresh, introspection)', async () => {
     const code = await codeFor();
     const first = await redeem(code);
