@@ -97,6 +97,22 @@ describe('authorization_code', () => {
     expect(claims.iss).toBe(discovery.body.issuer);
   });
 
+  it('default lifetimes: code 10 min, access token 1 h, refresh token 720 h, ID token 1 h', async () => {
+    const code = await codeFor();
+    const [row] = await queryDatabase<{ seconds: number }>(
+      app.databaseUrl,
+      `SELECT extract(epoch FROM expires_at - issued_at)::int AS seconds FROM oauth2_authorization_codes WHERE signature = $1`,
+      [code.split('.')[1]],
+    );
+    expect(row!.seconds).toBe(600);
+    const response = await redeem(code);
+    expect(response.body.expires_in).toBe(3600);
+    const idToken = await verifyIdToken(response.body.id_token!);
+    expect(idToken.exp! - idToken.iat!).toBe(3600);
+    const refreshToken = await introspect(response.body.refresh_token!);
+    expect((refreshToken['exp'] as number) - (refreshToken['iat'] as number)).toBe(720 * 3600);
+  });
+
   it('signs with the newest key of openid.id-token; ID tokens signed before a rotation still verify', async () => {
     const before = (await redeem(await codeFor())).body.id_token!;
     const generated = await app.admin.post<{ keys: Array<{ kid: string }> }>('/keys/openid.id-token', {

@@ -462,11 +462,17 @@ describe('verifiers bound to the browser', () => {
   });
 });
 
-describe('TTL_LOGIN_CONSENT_REQUEST is configurable', () => {
+describe('lifetimes are configurable', () => {
   let longer: TestApp;
 
   beforeAll(async () => {
-    longer = await bootApp({ TTL_LOGIN_CONSENT_REQUEST: '1h' });
+    longer = await bootApp({
+      TTL_LOGIN_CONSENT_REQUEST: '1h',
+      TTL_AUTH_CODE: '30s',
+      TTL_ACCESS_TOKEN: '5m',
+      TTL_REFRESH_TOKEN: '2h',
+      TTL_ID_TOKEN: '10m',
+    });
   });
 
   afterAll(async () => {
@@ -495,6 +501,30 @@ describe('TTL_LOGIN_CONSENT_REQUEST is configurable', () => {
     );
     return { browser, redirectTo };
   }
+
+  it('TTL_AUTH_CODE, TTL_ACCESS_TOKEN, TTL_REFRESH_TOKEN and TTL_ID_TOKEN set what is issued', async () => {
+    const registered = await registerClient(longer);
+    const location = await new OAuthBrowser(longer).completeFlow(
+      { client_id: registered.client_id, response_type: 'code', scope: 'openid offline_access', state: STATE },
+      { subject: 'nina' },
+    );
+    const code = clientParams(location).get('code')!;
+    const [row] = await queryDatabase<{ seconds: number }>(
+      longer.databaseUrl,
+      `SELECT extract(epoch FROM expires_at - issued_at)::int AS seconds FROM oauth2_authorization_codes WHERE signature = $1`,
+      [code.split('.')[1]],
+    );
+    expect(row!.seconds).toBe(30);
+    const tokens = await exchangeCode(longer, registered, code);
+    expect(tokens.status, tokens.text).toBe(200);
+    expect(tokens.body['expires_in']).toBe(300);
+    const idToken = decodeJwt(tokens.body['id_token'] as string);
+    expect(idToken.exp! - idToken.iat!).toBe(600);
+    const refresh = await longer.admin.post<{ exp: number; iat: number }>('/oauth2/introspect', {
+      form: { token: tokens.body['refresh_token'] as string },
+    });
+    expect(refresh.body.exp - refresh.body.iat).toBe(7200);
+  });
 
   it('a flow 45 minutes old (past the 30-minute default) still completes under 1h', async () => {
     const { browser, redirectTo } = await acceptedLogin(45);
