@@ -109,11 +109,21 @@ export class ConsentHandOff {
         idTokenClaims: asJsonObject(consent.sessionIdToken),
         authTime: consent.authenticatedAt,
         requestedAt: consent.requestedAt,
-        acr: consent.acr,
+        acr: acrOf(consent),
         amr: consent.amr,
         loginSessionId: consent.loginSessionId ?? '',
       },
       cookies: [clearCookie(CONSENT_CSRF_COOKIE)],
     };
   }
+}
+
+/**
+ * The `acr` of the tokens: what the login app set; when it set none but the client asked for
+ * `acr_values`, "0" (OIDC Core §2: did not meet ISO/IEC 29115 level 1), as fosite does, so the client
+ * learns that its request was not met rather than nothing.
+ */
+function acrOf(consent: ConsentRequestEntity): string {
+  if (consent.acr !== '') return consent.acr;
+  return (consent.oidcContext.acr_values?.length ?? 0) > 0 ? '0' : '';
 }

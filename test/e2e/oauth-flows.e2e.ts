@@ -276,6 +276,45 @@ describe('remembered login and consent', () => {
     expect(clientParams(location).get('code')).toBeTruthy();
   });
 
+  it('auth_time: a silent prompt=none keeps the session time; prompt=login and max_age bring a new one', async () => {
+    /** A browser whose remembered login session of `subject` authenticated ten minutes ago. */
+    const oldSession = async (subject: string): Promise<{ browser: OAuthBrowser; authTime: number }> => {
+      const browser = new OAuthBrowser(app);
+      await browser.completeFlow(query(), { subject, remember: true, remember_for: 3600 }, { grant_scope: ['openid'], remember: true });
+      const authTime = Math.floor(Date.now() / 1000) - 600;
+      await queryDatabase(
+        app.databaseUrl,
+        'UPDATE oauth2_authentication_sessions SET authenticated_at = to_timestamp($1) WHERE subject = $2',
+        [authTime, subject],
+      );
+      return { browser, authTime };
+    };
+    const authTimeAfter = async (browser: OAuthBrowser, subject: string, extra: Record<string, string>): Promise<number> => {
+      const location = await browser.completeFlow(query({ response_type: 'code id_token', nonce: NONCE, ...extra }), { subject });
+      return decodeJwt(clientParams(location).get('id_token')!).auth_time!;
+    };
+
+    const kept = await oldSession('olga');
+    expect(await authTimeAfter(kept.browser, 'olga', { prompt: 'none' })).toBe(kept.authTime);
+    expect(await authTimeAfter(kept.browser, 'olga', { max_age: '3600' })).toBe(kept.authTime);
+    const tooOld = await oldSession('otto');
+    expect(await authTimeAfter(tooOld.browser, 'otto', { max_age: '60' })).toBeGreaterThan(tooOld.authTime + 500);
+    const forced = await oldSession('oona');
+    expect(await authTimeAfter(forced.browser, 'oona', { prompt: 'login' })).toBeGreaterThan(forced.authTime + 500);
+  });
+
+  it('acr: the one the login app set; "0" when the client asked for acr_values and none was set (fosite)', async () => {
+    const acrOf = async (extra: Record<string, string>, login: Record<string, unknown>): Promise<unknown> => {
+      const location = await new OAuthBrowser(app).completeFlow(query({ response_type: 'code id_token', nonce: NONCE, ...extra }), login);
+      return decodeJwt(clientParams(location).get('id_token')!)['acr'];
+    };
+    expect(await acrOf({ acr_values: 'urn:mace:incommon:iap:silver' }, { subject: 'pete' })).toBe('0');
+    expect(await acrOf({ acr_values: 'urn:mace:incommon:iap:silver' }, { subject: 'pete', acr: 'urn:mace:incommon:iap:silver' })).toBe(
+      'urn:mace:incommon:iap:silver',
+    );
+    expect(await acrOf({}, { subject: 'pete' })).toBeUndefined();
+  });
+
   it('prompt=none without a session sends login_required to the client', async () => {
     const location = await new OAuthBrowser(app).authorize(query({ prompt: 'none' }));
     const params = clientParams(location);
