@@ -369,17 +369,73 @@ describe('S31/S32: private_key_jwt assertions', () => {
     expectOAuthError(await token(app, withAssertion(jwt, { client_assertion_type: 'urn:example:other' })), 401, 'invalid_client');
   });
 
-  it('S32: keys come only from the registration, never from the assertion header (jwk, jku)', async () => {
+  it('S32: keys come only from the registration, never from the assertion header (jwk, jku, x5u)', async () => {
     const attacker = await keyPair();
-    const jwt = await assertion(attacker, client.client_id, {}, { jwk: attacker.publicJwk, jku: `${fixture.origin}/jwks.json` });
-    fixtureJwks = { keys: [attacker.publicJwk] };
+    let fetched = 0;
+    fixture.route('/attacker-jwks.json', (_request, response) => {
+      fetched += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [attacker.publicJwk] }));
+    });
+    const jwt = await assertion(
+      attacker,
+      client.client_id,
+      {},
+      { jwk: attacker.publicJwk, jku: `${fixture.origin}/attacker-jwks.json`, x5u: `${fixture.origin}/attacker-jwks.json` },
+    );
     expectOAuthError(await token(app, withAssertion(jwt)), 401, 'invalid_client');
+    expect(fetched).toBe(0);
   });
 
   it('S31: a client_id in the form that differs from the assertion issuer is refused', async () => {
     const other = await ccClient();
     const jwt = await assertion(key, client.client_id);
     expectOAuthError(await token(app, withAssertion(jwt, { client_id: other.client_id })), 401, 'invalid_client');
+  });
+});
+
+describe('S32: a jwks_uri that points inside, with the default outbound settings', () => {
+  let strict: TestApp;
+
+  beforeAll(async () => {
+    // It trusts the fixture's certificate: only the refusal of private addresses can stop the fetch.
+    strict = await bootApp({ OUTBOUND_CA_FILE: fixture.caFile });
+  });
+
+  afterAll(async () => {
+    await strict?.close();
+  });
+
+  it('is never fetched at the token endpoint: the assertion is refused with invalid_client', async () => {
+    let fetched = 0;
+    const key = await keyPair();
+    fixture.route('/internal-jwks.json', (_request, response) => {
+      fetched += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [key.publicJwk] }));
+    });
+    // Registration refuses a private jwks_uri (clients.e2e.ts); one that became private later (DNS
+    // rebinding, an edited row) must still not be fetched.
+    const client = await createClient(strict, {
+      grant_types: ['client_credentials'],
+      response_types: [],
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks_uri: 'https://8.8.8.8/jwks.json',
+    });
+    await queryDatabase(strict.databaseUrl, 'UPDATE clients SET jwks_uri = $1 WHERE id = $2', [
+      `${fixture.origin}/internal-jwks.json`,
+      client.client_id,
+    ]);
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = await new SignJWT({
+      iss: client.client_id,
+      sub: client.client_id,
+      aud: `${strict.running.config.urls.issuer}/oauth2/token`,
+      jti: randomUUID(),
+      exp: now + 300,
+    })
+      .setProtectedHeader({ alg: 'ES256', kid: key.publicJwk.kid })
+      .sign(key.privateKey);
+    expectOAuthError(await token(strict, withAssertion(jwt)), 401, 'invalid_client');
+    expect(fetched).toBe(0);
   });
 });
 
