@@ -351,9 +351,15 @@ describe('/userinfo', () => {
       expectOAuthError(response, 401, 'invalid_token');
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
     }
-    const query = await app.public.get(`/userinfo?access_token=${encodeURIComponent(tokens.access_token)}`);
-    expect(query.status).toBe(401);
-    expect((await app.public.get('/userinfo')).status).toBe(401);
+    // RFC 6750 §2.3 tokens in the URI are not read: the request carries no token at all.
+    for (const response of [
+      await app.public.get(`/userinfo?access_token=${encodeURIComponent(tokens.access_token)}`),
+      await app.public.get('/userinfo'),
+      await app.public.get('/userinfo', { headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } }),
+    ]) {
+      expectOAuthError(response, 401, 'invalid_token');
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    }
   });
 
   it('a token in the header and in the body at once is invalid_request', async () => {
