@@ -22,7 +22,7 @@ let app: TestApp;
 let client: RegisteredClient;
 
 beforeAll(async () => {
-  app = await bootApp();
+  app = await bootApp({ OIDC_SUBJECT_TYPES: 'public,pairwise' });
   client = await registerClient(app, {
     redirect_uris: [CALLBACK],
     grant_types: ['authorization_code', 'implicit', 'refresh_token'],
@@ -434,6 +434,79 @@ describe('id_token_hint', () => {
       expect(params.get('state')).toBe(STATE);
       expect(browser.jar.get('oauth2_authentication_csrf')).toBeUndefined();
     }
+  });
+});
+
+describe('pairwise subjects', () => {
+  let pairwise: RegisteredClient;
+
+  beforeAll(async () => {
+    pairwise = await registerClient(app, {
+      redirect_uris: [CALLBACK],
+      grant_types: ['authorization_code', 'implicit'],
+      response_types: ['code id_token'],
+      scope: 'openid',
+      subject_type: 'pairwise',
+    });
+  });
+
+  function pairwiseQuery(extra: Record<string, string> = {}): Record<string, string> {
+    return { client_id: pairwise.client_id, response_type: 'code id_token', scope: 'openid', state: STATE, nonce: NONCE, ...extra };
+  }
+
+  it('the client sees a per-sector sub in the ID token, the access token and /userinfo; introspection shows both', async () => {
+    const browser = new OAuthBrowser(app);
+    const location = await browser.completeFlow(pairwiseQuery(), { subject: 'quinn' });
+    const params = clientParams(location);
+    const sub = decodeJwt(params.get('id_token')!).sub!;
+    expect(sub).toMatch(/^[0-9a-f]{64}$/);
+    const tokens = await exchangeCode(app, pairwise, params.get('code')!);
+    expect(decodeJwt(tokens.body['id_token'] as string).sub).toBe(sub);
+    const accessToken = tokens.body['access_token'] as string;
+    const userinfo = await app.public.get<{ sub: string }>('/userinfo', { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(userinfo.body.sub).toBe(sub);
+    const introspection = await app.admin.post('/oauth2/introspect', { form: { token: accessToken } });
+    expect(introspection.body).toMatchObject({ active: true, sub: 'quinn', obfuscated_subject: sub });
+
+    // Another sector (another host) sees another sub for the same person.
+    const elsewhere = await registerClient(app, {
+      redirect_uris: ['https://elsewhere.example/cb'],
+      grant_types: ['authorization_code', 'implicit'],
+      response_types: ['code id_token'],
+      scope: 'openid',
+      subject_type: 'pairwise',
+    });
+    const otherLocation = await new OAuthBrowser(app).completeFlow(
+      { ...pairwiseQuery(), client_id: elsewhere.client_id },
+      { subject: 'quinn' },
+    );
+    const otherSub = decodeJwt(responseParams(otherLocation).get('id_token')!).sub;
+    expect(otherSub).toMatch(/^[0-9a-f]{64}$/);
+    expect(otherSub).not.toBe(sub);
+  });
+
+  it('force_subject_identifier replaces the pairwise sub (pairwise clients only, as in Hydra) and is honoured by id_token_hint', async () => {
+    const browser = new OAuthBrowser(app);
+    const location = await browser.completeFlow(
+      pairwiseQuery(),
+      { subject: 'rosa', force_subject_identifier: 'rosa-at-this-rp', remember: true, remember_for: 3600 },
+      { grant_scope: ['openid'], remember: true },
+    );
+    const hint = clientParams(location).get('id_token')!;
+    expect(decodeJwt(hint).sub).toBe('rosa-at-this-rp');
+    // The remembered session is rosa's, and the hint names her by the forced identifier: a silent
+    // answer. The identifier holds for one login accept (Hydra): the login app gives it each time.
+    const silent = await browser.completeFlow(pairwiseQuery({ prompt: 'none', id_token_hint: hint }), {
+      subject: 'rosa',
+      force_subject_identifier: 'rosa-at-this-rp',
+    });
+    expect(decodeJwt(clientParams(silent).get('id_token')!).sub).toBe('rosa-at-this-rp');
+
+    const publicLocation = await new OAuthBrowser(app).completeFlow(query({ response_type: 'code id_token', nonce: NONCE }), {
+      subject: 'rosa',
+      force_subject_identifier: 'ignored-for-public',
+    });
+    expect(decodeJwt(clientParams(publicLocation).get('id_token')!).sub).toBe('rosa');
   });
 });
 
