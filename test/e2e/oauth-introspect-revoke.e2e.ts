@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import { authorize, basic, createClient, expectOAuthError, token, type WireClient, type WireTokenResponse } from '../support/oauth.js';
@@ -300,5 +300,39 @@ describe('POST /oauth2/flush', () => {
     expectOAuthError(await app.anonymousAdmin.withToken('lk_admin_wrong').post('/oauth2/flush', { json: {} }), 401, 'unauthorized');
     expectOAuthError(await app.anonymousAdmin.withToken(await ccToken()).post('/oauth2/flush', { json: {} }), 401, 'unauthorized');
     expect((await app.public.post('/oauth2/flush', { json: {} })).status).toBe(404);
+  });
+});
+
+describe('the periodic janitor (OAUTH2_JANITOR_INTERVAL)', () => {
+  it('deletes expired tokens on its own, with no call to flush', async () => {
+    const periodic = await bootApp({ OAUTH2_JANITOR_INTERVAL: '1s' });
+    try {
+      const client = await createClient(periodic, { grant_types: ['client_credentials'], response_types: [] });
+      const issue = async (): Promise<string> => {
+        const response = await token(periodic, { grant_type: 'client_credentials' }, basic(client.client_id, client.client_secret!));
+        expect(response.status, response.text).toBe(200);
+        return response.body.access_token.split('.')[1]!;
+      };
+      const expired = await issue();
+      const live = await issue();
+      await queryDatabase(
+        periodic.databaseUrl,
+        `UPDATE oauth2_access_tokens SET expires_at = now() - interval '1 minute' WHERE signature = $1`,
+        [expired],
+      );
+      const rows = async (signature: string): Promise<number> =>
+        (
+          await queryDatabase<{ n: number }>(
+            periodic.databaseUrl,
+            'SELECT count(*)::int AS n FROM oauth2_access_tokens WHERE signature = $1',
+            [signature],
+          )
+        )[0]!.n;
+      // Waits for the job (every second), whatever the machine's load; asserts nothing about speed.
+      await vi.waitFor(async () => expect(await rows(expired)).toBe(0), { timeout: 20_000, interval: 250 });
+      expect(await rows(live)).toBe(1);
+    } finally {
+      await periodic.close();
+    }
   });
 });
