@@ -291,7 +291,7 @@ describe('remembered login and consent', () => {
     };
     const authTimeAfter = async (browser: OAuthBrowser, subject: string, extra: Record<string, string>): Promise<number> => {
       const location = await browser.completeFlow(query({ response_type: 'code id_token', nonce: NONCE, ...extra }), { subject });
-      return decodeJwt(clientParams(location).get('id_token')!).auth_time!;
+      return decodeJwt(clientParams(location).get('id_token')!).auth_time as number;
     };
 
     const kept = await oldSession('olga');
