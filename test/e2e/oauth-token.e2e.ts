@@ -555,6 +555,41 @@ describe('JWT access tokens (OAUTH2_ACCESS_TOKEN_STRATEGY=jwt)', () => {
     return jwtVerify(value, createLocalJWKSet(jwks.body), { typ: 'at+jwt', issuer: jwtApp.running.config.urls.issuer });
   }
 
+  it('a JWT access token with the admin scope is an admin credential; a revoked one is not', async () => {
+    const client = await createClient(jwtApp, { grant_types: ['client_credentials'], response_types: [], scope: 'latchkey.admin' });
+    const auth = basic(client.client_id, client.client_secret!);
+    const issue = async (): Promise<string> => {
+      const issued = await token(jwtApp, { grant_type: 'client_credentials', scope: 'latchkey.admin' }, auth);
+      expect(issued.status, issued.text).toBe(200);
+      return issued.body.access_token;
+    };
+    expect((await jwtApp.anonymousAdmin.withToken(await issue()).get('/clients')).status).toBe(200);
+    // Revoked before its first use (answers are cached a few seconds, docs/oauth2.md).
+    const revoked = await issue();
+    expect((await jwtApp.public.post('/oauth2/revoke', { form: { token: revoked }, headers: auth })).status).toBe(200);
+    expectOAuthError(await jwtApp.anonymousAdmin.withToken(revoked).get('/clients'), 401, 'unauthorized');
+  });
+
+  it("a JWT whose claims were changed under a genuine signature is nobody's token: inactive, 401, never revoked", async () => {
+    const client = await createClient(jwtApp, { grant_types: ['client_credentials'], response_types: [], scope: 'read latchkey.admin' });
+    const auth = basic(client.client_id, client.client_secret!);
+    const issued = await token(jwtApp, { grant_type: 'client_credentials', scope: 'read' }, auth);
+    expect(issued.status, issued.text).toBe(200);
+    const [header, , signature] = issued.body.access_token.split('.');
+    const claims = { ...decodeJwt(issued.body.access_token), scope: 'read latchkey.admin', sub: 'someone-else' };
+    const forged = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+
+    const introspected = await jwtApp.admin.post('/oauth2/introspect', { form: { token: forged } });
+    expect(introspected.body).toEqual({ active: false });
+    expectOAuthError(await jwtApp.public.get('/userinfo', { headers: { authorization: `Bearer ${forged}` } }), 401, 'invalid_token');
+    expectOAuthError(await jwtApp.anonymousAdmin.withToken(forged).get('/clients'), 401, 'unauthorized');
+    // Revoking the forgery is a no-op (RFC 7009: unknown token), and the genuine token still works.
+    expect((await jwtApp.public.post('/oauth2/revoke', { form: { token: forged }, headers: auth })).status).toBe(200);
+    expect(
+      (await jwtApp.admin.post<{ active: boolean }>('/oauth2/introspect', { form: { token: issued.body.access_token } })).body.active,
+    ).toBe(true);
+  });
+
   it('from a user flow: the sub the client sees, the granted audience and scope, the consent session as ext', async () => {
     const client = await createClient(jwtApp, {
       redirect_uris: ['https://rp.example/cb'],
