@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type pg from 'pg';
 import { DataSource, type EntityManager, QueryFailedError, type SelectQueryBuilder } from 'typeorm';
 import { offsetOf, type NumberedPage } from '../common/pagination/numbered-page.js';
 import { IdentityCredentialIdentifierEntity } from './entities/identity-credential-identifier.entity.js';
@@ -18,6 +19,51 @@ const FOREIGN_KEY_VIOLATION = '23503';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PASSWORD = 'password';
 
+/**
+ * An identity with its addresses in one statement (the addresses as JSON arrays), for the admin GET and
+ * for the login path, where every round trip counts (docs/self-service.md, Performance).
+ */
+const IDENTITY_WITH_ADDRESSES = `i.id, i.schema_id, i.traits, i.created_at, i.updated_at,
+    COALESCE((SELECT json_agg(json_build_object('id', a.id, 'via', a.via, 'value', a.value, 'verified', a.verified,
+                'verified_at', a.verified_at, 'status', a.status, 'created_at', a.created_at, 'updated_at', a.updated_at))
+                FROM identity_verifiable_addresses a WHERE a.identity_id = i.id), '[]') AS verifiable_addresses,
+    COALESCE((SELECT json_agg(json_build_object('id', r.id, 'via', r.via, 'value', r.value,
+                'created_at', r.created_at, 'updated_at', r.updated_at))
+                FROM identity_recovery_addresses r WHERE r.identity_id = i.id), '[]') AS recovery_addresses`;
+
+/** Named statements: prepared once per pooled connection. */
+const GET_WITH_ADDRESSES = {
+  name: 'identities_get_with_addresses',
+  text: `SELECT ${IDENTITY_WITH_ADDRESSES} FROM identities i WHERE i.id = $1`,
+};
+const FIND_PASSWORD_CREDENTIAL = {
+  name: 'identities_find_password_credential',
+  text: `SELECT c.config ->> 'hashed_password' AS hashed_password, ${IDENTITY_WITH_ADDRESSES}
+           FROM identity_credential_identifiers ci
+           JOIN identities i ON i.id = ci.identity_id
+           LEFT JOIN identity_credentials c ON c.identity_id = ci.identity_id AND c.type = ci.type
+          WHERE ci.type = $1 AND ci.identifier = $2`,
+};
+
+interface IdentityRow {
+  id: string;
+  schema_id: string;
+  traits: object;
+  created_at: Date;
+  updated_at: Date;
+  verifiable_addresses: {
+    id: string;
+    via: string;
+    value: string;
+    verified: boolean;
+    verified_at: string | null;
+    status: string;
+    created_at: string;
+    updated_at: string;
+  }[];
+  recovery_addresses: { id: string; via: string; value: string; created_at: string; updated_at: string }[];
+}
+
 /** Which request field a unique index guards, for the 409's `details.field`. */
 const CONFLICT_FIELDS: Readonly<Record<string, string>> = {
   UQ_identity_credential_identifiers_type_identifier: 'credentials_identifier',
@@ -32,11 +78,13 @@ export interface IdentityWrite {
   readonly derived: DerivedTraits;
 }
 
-/** A password credential found by login identifier (see `findPasswordCredential`). */
+/** A password credential found by login identifier (see `findPasswordCredential`), with its identity. */
 export interface PasswordCredential {
   readonly identityId: string;
   /** PHC argon2 or bcrypt string; undefined when the identity has identifiers but no password. */
   readonly hashedPassword: string | undefined;
+  /** The identity owning it, so that a successful login needs no second lookup. */
+  readonly record: IdentityRecord;
 }
 
 /**
@@ -108,10 +156,9 @@ export class IdentitiesRepository {
   }
 
   async get(id: string): Promise<IdentityRecord> {
-    const identity = UUID.test(id) ? await this.dataSource.manager.findOne(IdentityEntity, { where: { id } }) : null;
-    if (identity === null) throw IdentitiesError.notFound();
-    const [record] = await this.withAddresses([identity]);
-    return record!;
+    const [row] = UUID.test(id) ? (await this.pool.query<IdentityRow>({ ...GET_WITH_ADDRESSES, values: [id] })).rows : [];
+    if (row === undefined) throw IdentitiesError.notFound();
+    return toRecord(row);
   }
 
   /** One page in creation order (ties by id), so pages stay stable while identities are added. */
@@ -136,18 +183,15 @@ export class IdentitiesRepository {
     if (UUID.test(id)) await this.dataSource.manager.delete(IdentityEntity, { id });
   }
 
-  /** One indexed lookup: identifier (already normalized) -> identity and password hash. */
+  /** One indexed lookup: identifier (already normalized) -> password hash and identity. */
   async findPasswordCredential(identifier: string): Promise<PasswordCredential | undefined> {
-    const rows: { identity_id: string; hashed_password: string | null }[] = await this.dataSource.query(
-      `SELECT i.identity_id, c.config ->> 'hashed_password' AS hashed_password
-         FROM identity_credential_identifiers i
-         LEFT JOIN identity_credentials c ON c.identity_id = i.identity_id AND c.type = i.type
-        WHERE i.type = $1 AND i.identifier = $2`,
-      [PASSWORD, identifier],
-    );
+    const { rows } = await this.pool.query<IdentityRow & { hashed_password: string | null }>({
+      ...FIND_PASSWORD_CREDENTIAL,
+      values: [PASSWORD, identifier],
+    });
     const [row] = rows;
     if (row === undefined) return undefined;
-    return { identityId: row.identity_id, hashedPassword: row.hashed_password ?? undefined };
+    return { identityId: row.id, hashedPassword: row.hashed_password ?? undefined, record: toRecord(row) };
   }
 
   /** Creates or replaces the password credential of an identity; 404 when the identity is gone. */
@@ -166,6 +210,11 @@ export class IdentitiesRepository {
       if (driver?.code === FOREIGN_KEY_VIOLATION) throw IdentitiesError.notFound();
       throw error;
     }
+  }
+
+  /** The pg pool TypeORM opened: the login path's reads skip the query-runner layer (see IDENTITY_WITH_ADDRESSES). */
+  private get pool(): pg.Pool {
+    return (this.dataSource.driver as unknown as { master: pg.Pool }).master;
   }
 
   private async writing<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -279,6 +328,40 @@ function filterByIdentifier(query: SelectQueryBuilder<IdentityEntity>, condition
     [`identifier${index}`]: condition.identifier,
     [`path${index}`]: condition.traitPath,
   });
+}
+
+function toRecord(row: IdentityRow): IdentityRecord {
+  const identity = Object.assign(new IdentityEntity(), {
+    id: row.id,
+    schemaId: row.schema_id,
+    traits: row.traits,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+  const verifiableAddresses = row.verifiable_addresses.map((address) =>
+    Object.assign(new IdentityVerifiableAddressEntity(), {
+      id: address.id,
+      identityId: row.id,
+      via: address.via,
+      value: address.value,
+      verified: address.verified,
+      verifiedAt: address.verified_at === null ? null : new Date(address.verified_at),
+      status: address.status,
+      createdAt: new Date(address.created_at),
+      updatedAt: new Date(address.updated_at),
+    }),
+  );
+  const recoveryAddresses = row.recovery_addresses.map((address) =>
+    Object.assign(new IdentityRecoveryAddressEntity(), {
+      id: address.id,
+      identityId: row.id,
+      via: address.via,
+      value: address.value,
+      createdAt: new Date(address.created_at),
+      updatedAt: new Date(address.updated_at),
+    }),
+  );
+  return { identity, verifiableAddresses: ordered(verifiableAddresses), recoveryAddresses: ordered(recoveryAddresses) };
 }
 
 interface AddressRow {

@@ -95,8 +95,8 @@ export class IdentitiesService {
   }
 
   /**
-   * The password credential of the identity owning a login identifier (normalized here), or undefined.
-   * `hashedPassword` is undefined for an identity created without a password.
+   * The password credential of the identity owning a login identifier (normalized here), with that
+   * identity, or undefined. `hashedPassword` is undefined for an identity created without a password.
    */
   findPasswordCredential(identifier: string): Promise<PasswordCredential | undefined> {
     return this.repository.findPasswordCredential(normalizeIdentifier(identifier));

@@ -1,28 +1,119 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { row } from '../database-row.js';
+import { runNamed, type NamedStatement } from '../named-statements.js';
+import type { UiContainer } from '../ui/ui-container.js';
 import { FlowEntity } from './entities/flow.entity.js';
-import { FLOW_ID, type FlowKind } from './flow-kind.js';
+import { FLOW_ID, type FlowKind, type FlowType } from './flow-kind.js';
 
 /** What a flow update may change. */
 export type FlowChanges = Partial<Pick<FlowEntity, 'ui' | 'state' | 'active' | 'context' | 'identityId' | 'csrfTokenHash'>>;
 
-/** The `self_service_flows` table. */
+/** The columns a flow update writes (all of them, so that one statement serves every change). */
+export type FlowMutableColumns = Required<FlowChanges>;
+
+const COLUMNS =
+  'id, kind, type, state, active, forced, request_url, return_to, ui, csrf_token_hash, identity_id, context, issued_at, expires_at, created_at, updated_at';
+
+const INSERT: NamedStatement = {
+  name: 'self_service_flows_insert',
+  text: `INSERT INTO self_service_flows (${COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12::jsonb, $13, $14, $15, $16)`,
+};
+const FIND: NamedStatement = {
+  name: 'self_service_flows_find',
+  text: `SELECT ${COLUMNS} FROM self_service_flows WHERE id = $1 AND kind = $2`,
+};
+const UPDATE: NamedStatement = {
+  name: 'self_service_flows_update',
+  text: `UPDATE self_service_flows
+            SET state = $2, active = $3, ui = $4::jsonb, context = $5::jsonb, identity_id = $6, csrf_token_hash = $7, updated_at = $8
+          WHERE id = $1`,
+};
+
+interface FlowRow {
+  id: string;
+  kind: FlowKind;
+  type: FlowType;
+  state: string | null;
+  active: string | null;
+  forced: boolean;
+  request_url: string;
+  return_to: string | null;
+  ui: UiContainer;
+  csrf_token_hash: string | null;
+  identity_id: string | null;
+  context: Record<string, unknown>;
+  issued_at: Date;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The `self_service_flows` table, through named statements (every flow request touches it). */
 @Injectable()
 export class FlowsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(flow: FlowEntity): Promise<void> {
-    await this.dataSource.manager.insert(FlowEntity, row<FlowEntity>(flow));
+    await runNamed(this.dataSource, INSERT, [
+      flow.id,
+      flow.kind,
+      flow.type,
+      flow.state,
+      flow.active,
+      flow.forced,
+      flow.requestUrl,
+      flow.returnTo,
+      JSON.stringify(flow.ui),
+      flow.csrfTokenHash,
+      flow.identityId,
+      JSON.stringify(flow.context),
+      flow.issuedAt,
+      flow.expiresAt,
+      flow.createdAt,
+      flow.updatedAt,
+    ]);
   }
 
   /** The flow of that kind, or null (also for a malformed id or a flow of another kind). */
   async find(kind: FlowKind, id: string): Promise<FlowEntity | null> {
     if (!FLOW_ID.test(id)) return null;
-    return this.dataSource.manager.findOne(FlowEntity, { where: { id, kind } });
+    const { rows } = await runNamed<FlowRow>(this.dataSource, FIND, [id, kind]);
+    const [row] = rows;
+    return row === undefined ? null : toEntity(row);
   }
 
-  async update(id: string, changes: FlowChanges, now: Date): Promise<void> {
-    await this.dataSource.manager.update(FlowEntity, { id }, row<FlowEntity>({ ...changes, updatedAt: now }));
+  async update(id: string, columns: FlowMutableColumns, now: Date): Promise<void> {
+    await runNamed(this.dataSource, UPDATE, [
+      id,
+      columns.state,
+      columns.active,
+      JSON.stringify(columns.ui),
+      JSON.stringify(columns.context),
+      columns.identityId,
+      columns.csrfTokenHash,
+      now,
+    ]);
   }
+}
+
+function toEntity(row: FlowRow): FlowEntity {
+  return Object.assign(new FlowEntity(), {
+    id: row.id,
+    kind: row.kind,
+    type: row.type,
+    state: row.state,
+    active: row.active,
+    forced: row.forced,
+    requestUrl: row.request_url,
+    returnTo: row.return_to,
+    ui: row.ui,
+    csrfTokenHash: row.csrf_token_hash,
+    identityId: row.identity_id,
+    context: row.context,
+    issuedAt: row.issued_at,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
 }

@@ -150,7 +150,8 @@ export class FlowsService {
   /** Saves changes to a flow (and applies them to the entity, which callers then render). */
   async save(flow: FlowEntity, changes: FlowChanges): Promise<FlowEntity> {
     const now = new Date();
-    await this.repository.update(flow.id, changes, now);
+    const { ui, state, active, context, identityId, csrfTokenHash } = flow;
+    await this.repository.update(flow.id, { ui, state, active, context, identityId, csrfTokenHash, ...changes }, now);
     return Object.assign(flow, changes, { updatedAt: now });
   }
 

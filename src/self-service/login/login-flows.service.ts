@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { IdentitiesService } from '../../identities/identities.service.js';
+import type { IdentityRecord } from '../../identities/identity-record.js';
 import { attachNodeErrors } from '../flows/form-errors.js';
 import { decodeSubmission, stringField } from '../forms/submission.js';
 import { markBrowserRequest, wantsJson } from '../flows/browser-requests.js';
@@ -90,27 +91,28 @@ export class LoginFlows {
     const missing = requiredErrors({ password_identifier: identifier, password });
     if (Object.keys(missing).length > 0) return this.showForm(http, flow, identifier, missing, []);
 
-    await this.throttle.assertAllowed(identifier, http.request.ip);
+    const attempt = await this.throttle.assertAllowed(identifier, http.request.ip);
     const credential = await this.identities.findPasswordCredential(identifier);
     const verified = await this.verifier.verify(password, credential?.hashedPassword);
     if (credential === undefined || credential.hashedPassword === undefined || !verified) {
       await this.throttle.failed(identifier, http.request.ip);
       return this.showForm(http, flow, identifier, {}, [UiMessages.invalidCredentials()]);
     }
-    await this.throttle.succeeded(identifier);
+    await this.throttle.succeeded(attempt);
     // Imported bcrypt hashes (and argon2 of older parameters) become argon2id of today's parameters.
     if (this.verifier.needsRehash(credential.hashedPassword)) await this.identities.updatePassword(credential.identityId, password);
-    await this.flows.save(flow, { active: METHOD });
-    return this.loggedIn(http, flow, credential.identityId, active);
+    // The flow is left as it is: a browser leaves it for good, and an API client has its session.
+    return this.loggedIn(http, flow, credential.record, active);
   }
 
   /** Issues the session (or refreshes the one presented, for `refresh=true` by the same identity) and answers. */
   private async loggedIn(
     http: SelfServiceHttp,
     flow: FlowEntity,
-    identityId: string,
+    record: IdentityRecord,
     active: ActiveSession | undefined,
   ): Promise<FastifyReply> {
+    const identityId = record.identity.id;
     let session;
     let token: string;
     if (flow.forced && active !== undefined && active.session.identityId === identityId) {
@@ -121,7 +123,7 @@ export class LoginFlows {
       ({ session, token } = await this.sessions.issue(identityId, METHOD));
       if (active !== undefined) await this.sessions.revoke(active.token);
     }
-    const sessionResponse = toSessionResponse(session, await this.sessions.identityResponse(identityId));
+    const sessionResponse = toSessionResponse(session, this.sessions.identityOnWire(record));
     if (flow.type === 'api') return this.replies.json(http.reply, 200, { session: sessionResponse, session_token: token });
     this.sessions.setCookie(http.reply, token);
     if (wantsJson(http.request)) return this.replies.json(http.reply, 200, sessionResponse);

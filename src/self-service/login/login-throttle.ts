@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { sha256Hex } from '../../common/crypto/digest.js';
 import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../../config/app-config.js';
 import { normalizeIdentifier } from '../../identities/schemas/identifier-normalization.js';
+import { runNamed, type NamedStatement } from '../named-statements.js';
 import { SelfServiceError } from '../self-service.errors.js';
 
 interface FailureRow {
@@ -10,6 +11,21 @@ interface FailureRow {
   readonly failures: number;
   readonly window_started_at: Date;
 }
+
+/** What `assertAllowed` saw, for `succeeded`: whether the identifier has failures to clear. */
+export interface LoginAttempt {
+  readonly identifier: string;
+  readonly identifierHasFailures: boolean;
+}
+
+const COUNTS: NamedStatement = {
+  name: 'self_service_login_failures_counts',
+  text: `SELECT key, failures, window_started_at FROM self_service_login_failures WHERE key = ANY($1) AND window_started_at > $2`,
+};
+const CLEAR: NamedStatement = {
+  name: 'self_service_login_failures_clear',
+  text: `DELETE FROM self_service_login_failures WHERE key = $1`,
+};
 
 /**
  * Failed password logins, counted in PostgreSQL (so every instance sees the same counts) per login
@@ -30,14 +46,15 @@ export class LoginThrottle {
     this.config = config.selfService.loginThrottle;
   }
 
-  /** 429 `too_many_requests` when the identifier or the address is over its limit in the current window. */
-  async assertAllowed(identifier: string, ip: string, now = new Date()): Promise<void> {
+  /**
+   * 429 `too_many_requests` when the identifier or the address is over its limit in the current window.
+   * Otherwise says whether the identifier has failures in the window, so that a success (the common
+   * case: none) costs no further statement.
+   */
+  async assertAllowed(identifier: string, ip: string, now = new Date()): Promise<LoginAttempt> {
     const keys = this.keys(identifier, ip);
-    if (keys.length === 0) return;
-    const rows: FailureRow[] = await this.dataSource.query(
-      `SELECT key, failures, window_started_at FROM self_service_login_failures WHERE key = ANY($1) AND window_started_at > $2`,
-      [keys.map(([key]) => key), this.cutoff(now)],
-    );
+    if (keys.length === 0) return { identifier, identifierHasFailures: false };
+    const { rows } = await runNamed<FailureRow>(this.dataSource, COUNTS, [keys.map(([key]) => key), this.cutoff(now)]);
     for (const row of rows) {
       const limit = keys.find(([key]) => key === row.key)?.[1] ?? 0;
       if (row.failures >= limit) {
@@ -45,6 +62,8 @@ export class LoginThrottle {
         throw SelfServiceError.tooManyAttempts((endsAt - now.getTime()) / 1000);
       }
     }
+    const ownKey = identifierKey(identifier);
+    return { identifier, identifierHasFailures: rows.some((row) => row.key === ownKey) };
   }
 
   /** Counts a failed attempt for the identifier and the address, and drops counts of past windows. */
@@ -62,10 +81,10 @@ export class LoginThrottle {
     await this.dataSource.query(`DELETE FROM self_service_login_failures WHERE window_started_at <= $1`, [this.cutoff(now)]);
   }
 
-  /** A successful login clears the identifier's count (the address keeps its own). */
-  async succeeded(identifier: string): Promise<void> {
-    if (this.config.maxFailuresPerIdentifier === 0) return;
-    await this.dataSource.query(`DELETE FROM self_service_login_failures WHERE key = $1`, [identifierKey(identifier)]);
+  /** A successful login clears the identifier's count, if it had one (the address keeps its own). */
+  async succeeded(attempt: LoginAttempt): Promise<void> {
+    if (!attempt.identifierHasFailures) return;
+    await runNamed(this.dataSource, CLEAR, [identifierKey(attempt.identifier)]);
   }
 
   /** The counted keys with their limits; a limit of 0 is off. */

@@ -1,46 +1,93 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { row } from '../database-row.js';
+import { runNamed, type NamedStatement } from '../named-statements.js';
 import { SessionEntity, type AuthenticationMethod } from './entities/session.entity.js';
 
-/** The `self_service_sessions` table. Sessions are looked up by token hash only. */
+const COLUMNS =
+  'id, token_hash, identity_id, active, issued_at, expires_at, authenticated_at, authentication_methods, created_at, updated_at';
+
+const INSERT: NamedStatement = {
+  name: 'self_service_sessions_insert',
+  text: `INSERT INTO self_service_sessions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`,
+};
+const FIND_ACTIVE: NamedStatement = {
+  name: 'self_service_sessions_find_active',
+  text: `SELECT ${COLUMNS} FROM self_service_sessions WHERE token_hash = $1 AND active AND expires_at > $2`,
+};
+const REAUTHENTICATED: NamedStatement = {
+  name: 'self_service_sessions_reauthenticated',
+  text: `UPDATE self_service_sessions
+            SET authenticated_at = $2, authentication_methods = $3::jsonb, expires_at = $4, updated_at = $2
+          WHERE id = $1`,
+};
+const REVOKE: NamedStatement = {
+  name: 'self_service_sessions_revoke',
+  text: `UPDATE self_service_sessions SET active = false, updated_at = $2 WHERE token_hash = $1 AND active AND expires_at > $2`,
+};
+
+interface SessionRow {
+  id: string;
+  token_hash: string;
+  identity_id: string;
+  active: boolean;
+  issued_at: Date;
+  expires_at: Date;
+  authenticated_at: Date;
+  authentication_methods: AuthenticationMethod[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The `self_service_sessions` table, through named statements. Sessions are looked up by token hash only. */
 @Injectable()
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(session: SessionEntity): Promise<void> {
-    await this.dataSource.manager.insert(SessionEntity, row<SessionEntity>(session));
+    await runNamed(this.dataSource, INSERT, [
+      session.id,
+      session.tokenHash,
+      session.identityId,
+      session.active,
+      session.issuedAt,
+      session.expiresAt,
+      session.authenticatedAt,
+      JSON.stringify(session.authenticationMethods),
+      session.createdAt,
+      session.updatedAt,
+    ]);
   }
 
   /** The active, unexpired session with that token hash (one indexed lookup), or null. */
-  findActive(tokenHash: string, now: Date): Promise<SessionEntity | null> {
-    return this.dataSource.manager
-      .createQueryBuilder(SessionEntity, 'session')
-      .where('session.tokenHash = :tokenHash', { tokenHash })
-      .andWhere('session.active = true')
-      .andWhere('session.expiresAt > :now', { now })
-      .getOne();
+  async findActive(tokenHash: string, now: Date): Promise<SessionEntity | null> {
+    const { rows } = await runNamed<SessionRow>(this.dataSource, FIND_ACTIVE, [tokenHash, now]);
+    const [row] = rows;
+    return row === undefined ? null : toEntity(row);
   }
 
   /** Marks the session re-authenticated (login `refresh=true`): new `authenticated_at` and expiry. */
   async reauthenticated(id: string, methods: AuthenticationMethod[], now: Date, expiresAt: Date): Promise<void> {
-    await this.dataSource.manager.update(
-      SessionEntity,
-      { id },
-      row<SessionEntity>({ authenticatedAt: now, authenticationMethods: methods, expiresAt, updatedAt: now }),
-    );
+    await runNamed(this.dataSource, REAUTHENTICATED, [id, now, JSON.stringify(methods), expiresAt]);
   }
 
   /** Deactivates the active, unexpired session with that token hash; false when there was none. */
   async revoke(tokenHash: string, now: Date): Promise<boolean> {
-    const result = await this.dataSource.manager
-      .createQueryBuilder()
-      .update(SessionEntity)
-      .set({ active: false, updatedAt: now })
-      .where('tokenHash = :tokenHash', { tokenHash })
-      .andWhere('active = true')
-      .andWhere('expires_at > :now', { now })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const { rowCount } = await runNamed(this.dataSource, REVOKE, [tokenHash, now]);
+    return (rowCount ?? 0) > 0;
   }
+}
+
+function toEntity(row: SessionRow): SessionEntity {
+  return Object.assign(new SessionEntity(), {
+    id: row.id,
+    tokenHash: row.token_hash,
+    identityId: row.identity_id,
+    active: row.active,
+    issuedAt: row.issued_at,
+    expiresAt: row.expires_at,
+    authenticatedAt: row.authenticated_at,
+    authenticationMethods: row.authentication_methods,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
 }
