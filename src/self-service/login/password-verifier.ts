@@ -9,12 +9,16 @@ const ARGON2ID = 2 as Algorithm;
 const ARGON2 = /^\$argon2(id|i)\$/;
 const ARGON2ID_PARAMETERS = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/;
 const BCRYPT = /^\$2[abxy]?\$/;
+/** bcrypt reads at most 72 bytes of a password: anything after them would be ignored. */
+const BCRYPT_MAX_BYTES = 72;
 
 /**
  * Checks passwords against stored hashes: argon2id/argon2i (PHC) and bcrypt (imported), whatever the
  * configured algorithm (as Kratos' hash comparator). When the identity has no usable hash, or the
  * identifier is unknown, the password is checked against a dummy argon2id hash of the configured
  * parameters, so the answer takes as long as a real check (no account enumeration by timing: S52).
+ * A password longer than bcrypt's 72 bytes never matches a bcrypt hash (S55: no silent truncation, as
+ * Kratos' comparator): otherwise any password sharing the first 72 bytes would log in.
  */
 @Injectable()
 export class PasswordVerifier implements OnModuleInit {
@@ -32,7 +36,9 @@ export class PasswordVerifier implements OnModuleInit {
   /** Whether `password` matches `hashed`; a missing or unknown hash costs a dummy check and is false. */
   async verify(password: string, hashed: string | undefined): Promise<boolean> {
     if (hashed !== undefined && ARGON2.test(hashed)) return argon2Verify(hashed, password).catch(() => false);
-    if (hashed !== undefined && BCRYPT.test(hashed)) return bcryptVerify(password, hashed).catch(() => false);
+    if (hashed !== undefined && BCRYPT.test(hashed) && Buffer.byteLength(password, 'utf8') <= BCRYPT_MAX_BYTES) {
+      return bcryptVerify(password, hashed).catch(() => false);
+    }
     await this.spendDummyCheck(password);
     return false;
   }
