@@ -30,6 +30,9 @@ const FOREIGN_KEY_VIOLATION = '23503';
 
 /** Verified addresses get this status (Kratos' `completed`); new ones start `pending`. */
 const VERIFIED_STATUS = 'completed';
+/** A pending address moves to this status once a verification link was sent to it (Kratos' `sent`). */
+const SENT_STATUS = 'sent';
+const PENDING_STATUS = 'pending';
 
 /**
  * Addresses looked up by value and the link tokens sent to them (`identity_recovery_tokens`,
@@ -73,6 +76,15 @@ export class AddressTokensRepository {
       if (code === FOREIGN_KEY_VIOLATION) throw IdentitiesError.notFound();
       throw error;
     }
+  }
+
+  /** `pending` → `sent`: a verification link is on its way (a verified address keeps `completed`). True when it changed. */
+  async markVerificationSent(addressId: string): Promise<boolean> {
+    const [, affected]: [unknown, number] = await this.dataSource.query(
+      `UPDATE identity_verifiable_addresses SET status = $2, updated_at = now() WHERE id = $1 AND status = $3`,
+      [addressId, SENT_STATUS, PENDING_STATUS],
+    );
+    return affected > 0;
   }
 
   /**

@@ -68,7 +68,10 @@ export class AddressTokensService {
     return this.repository.redeemRecoveryToken(this.hmacs(token), flowId);
   }
 
-  /** A verification token for that verifiable e-mail address; undefined when no identity has it. */
+  /**
+   * A verification token for that verifiable e-mail address; undefined when no identity has it. A
+   * `pending` address becomes `sent` (reference §1.2), so a later settings change does not mail it again.
+   */
   async issueVerificationToken(email: string, flowId: string, expiresAt: Date): Promise<IssuedToken | undefined> {
     const owner = await this.repository.findVerifiableAddress(EMAIL, normalizeIdentifier(email.trim()));
     if (owner === undefined) return undefined;
@@ -85,6 +88,8 @@ export class AddressTokensService {
         createdAt: new Date(),
       }),
     );
+    if (await this.repository.markVerificationSent(owner.addressId))
+      await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, owner.identityId);
     return { token, identityId: owner.identityId };
   }
 

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
-import { Browser, createPasswordIdentity, messageIds, nodeValue, type FlowShape } from '../support/self-service.js';
+import {
+  apiLogin,
+  Browser,
+  createPasswordIdentity,
+  GOOD_PASSWORD,
+  messageIds,
+  nodeValue,
+  type FlowShape,
+  type SessionShape,
+} from '../support/self-service.js';
 import { linkIn, SmtpSink } from '../support/smtp-sink.js';
 
 let app: TestApp;
@@ -74,6 +83,7 @@ describe('verification flow (API)', () => {
     expect(nodeValue(submit.body, 'email')).toBe('Vera@Example.com');
 
     const email = await smtp.waitFor('Vera@Example.com', (mail) => mail.subject === 'Please verify your email address');
+    expect((await addressOf(identityId)).status).toBe('sent');
     const link = linkIn(email, '/self-service/verification');
     expect(new URL(link).searchParams.get('flow')).toBe(flow.id);
     const follow = await app.public.get(pathOf(link));
@@ -209,5 +219,71 @@ describe('verification flow (browser)', () => {
     expect(follow.status).toBe(302);
     expect(follow.headers.get('location')).toBe('https://app.example.com/verified');
     expect((await addressOf(identityId)).verified).toBe(true);
+  });
+});
+
+describe('verification e-mails without a verification flow', () => {
+  it('registration mails a link to the new address (API client); following it verifies the address', async () => {
+    const init = await app.public.get<FlowShape>('/self-service/registration/api');
+    const registered = await app.public.post<{ identity: { id: string }; session_token: string }>(
+      `/self-service/registration?flow=${init.body.id}`,
+      { json: { method: 'password', password: GOOD_PASSWORD, traits: { email: 'newcomer@example.com' } } },
+    );
+    expect(registered.status).toBe(200);
+    const mail = await smtp.waitFor('newcomer@example.com');
+    expect(mail.subject).toBe('Please verify your email address');
+    expect(await addressOf(registered.body.identity.id)).toMatchObject({ verified: false, status: 'sent' });
+    const follow = await app.public.get(pathOf(linkIn(mail, '/self-service/verification')));
+    expect(follow.status).toBe(302);
+    expect(follow.headers.get('location')).toBe(app.running.config.selfService.defaultBrowserReturnUrl);
+    expect(await addressOf(registered.body.identity.id)).toMatchObject({ verified: true, status: 'completed' });
+    const whoami = await app.public.get<SessionShape & { identity: { verifiable_addresses: AddressShape[] } }>('/sessions/whoami', {
+      headers: { 'x-session-token': registered.body.session_token },
+    });
+    expect(whoami.body.identity.verifiable_addresses[0]).toMatchObject({ verified: true, status: 'completed' });
+  });
+
+  it('registration through a browser form mails the link too, and the browser that follows it lands on the return URL', async () => {
+    const browser = new Browser(app);
+    const flow = await browser.startFlow('registration');
+    const submit = await browser.postForm(`/self-service/registration?flow=${flow.id}`, {
+      csrf_token: String(nodeValue(flow, 'csrf_token')),
+      method: 'password',
+      password: GOOD_PASSWORD,
+      'traits.email': 'browser-newcomer@example.com',
+    });
+    expect(submit.status).toBe(302);
+    const identityId = (await browser.get<SessionShape>('/sessions/whoami')).body.identity.id;
+    const follow = await browser.get(pathOf(linkIn(await smtp.waitFor('browser-newcomer@example.com'), '/self-service/verification')));
+    expect(follow.status).toBe(302);
+    expect((await addressOf(identityId)).verified).toBe(true);
+  });
+
+  it('a settings change mails only the new address; the addresses already sent to are not mailed again', async () => {
+    const identityId = await createPasswordIdentity(app, 'mover@example.com');
+    const login = await apiLogin(app, 'mover@example.com', GOOD_PASSWORD);
+    const headers = { 'x-session-token': login.body.session_token };
+    const flow = await app.public.get<FlowShape>('/self-service/settings/api', { headers });
+    const moved = await app.public.post(`/self-service/settings?flow=${flow.body.id}`, {
+      json: { method: 'profile', traits: { email: 'moved@example.com' } },
+      headers,
+    });
+    expect(moved.status).toBe(200);
+    const mail = await smtp.waitFor('moved@example.com');
+    expect(mail.subject).toBe('Please verify your email address');
+    expect(await addressOf(identityId)).toMatchObject({ value: 'moved@example.com', status: 'sent' });
+    // Saving the profile again (a name only) sends nothing more.
+    const again = await app.public.get<FlowShape>('/self-service/settings/api', { headers });
+    const renamed = await app.public.post(`/self-service/settings?flow=${again.body.id}`, {
+      json: { method: 'profile', traits: { email: 'moved@example.com', name: { first: 'Mo' } } },
+      headers,
+    });
+    expect(renamed.status).toBe(200);
+    // E-mails are queued within the request: the outbox is the whole truth.
+    const queued = await queryDatabase<{ recipient: string }>(
+      app.databaseUrl,
+      `SELECT recipient FROM courier_messages WHERE recipient IN ('mover@example.com', 'moved@example.com')`,
+    );
+    expect(queued.map((row) => row.recipient)).toEqual(['moved@example.com']);
   });
 });

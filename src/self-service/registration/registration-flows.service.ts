@@ -18,15 +18,17 @@ import { toSessionResponse } from '../sessions/session.mapper.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { UiText } from '../ui/ui-container.js';
 import { UiMessages } from '../ui/ui-messages.js';
+import { VerificationSender } from '../verification/verification-sender.js';
 import { registrationFields, registrationNodes } from './registration-form.js';
 
 const METHOD = 'password';
 
 /**
  * The registration flow with the password method (reference §1.12): traits from the default identity
- * schema, a password through the password policy, then the identity and a session. Submit steps: load
- * (expired → fresh), refuse when logged in, decode by the schema, API/browser conventions, method,
- * traits, password policy, create, session, answer.
+ * schema, a password through the password policy, then the identity, a verification e-mail for each
+ * new address, and a session. Submit steps: load (expired → fresh), refuse when logged in, decode by
+ * the schema, API/browser conventions, method, traits, password policy, create, verification, session,
+ * answer.
  */
 @Injectable()
 export class RegistrationFlows {
@@ -37,6 +39,7 @@ export class RegistrationFlows {
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
     private readonly policy: PasswordPolicy,
+    private readonly verification: VerificationSender,
   ) {}
 
   /** `GET /self-service/registration/api`: 400 with a valid session. */
@@ -94,6 +97,8 @@ export class RegistrationFlows {
     });
     if (!('identity' in created)) return this.showForm(http, flow, traits, problemErrors(created));
     await this.flows.save(flow, { active: METHOD });
+    // Queued only (the courier sends): registering never waits for, or fails on, the mail server.
+    await this.verification.sendFor(created);
     return this.registered(http, flow, created);
   }
 

@@ -17,6 +17,7 @@ import { SelfServiceError } from '../self-service.errors.js';
 import { SessionsService, type ActiveSession } from '../sessions/sessions.service.js';
 import type { UiText } from '../ui/ui-container.js';
 import { UiMessages } from '../ui/ui-messages.js';
+import { VerificationSender } from '../verification/verification-sender.js';
 import { settingsFields, settingsNodes } from './settings-form.js';
 
 /** Settings states (Kratos v0.6 `settings/state.go`). */
@@ -38,6 +39,7 @@ export class SettingsFlows {
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
     private readonly policy: PasswordPolicy,
+    private readonly verification: VerificationSender,
   ) {}
 
   /** `GET /self-service/settings/api`: needs a session (`X-Session-Token` or bearer), else 401. */
@@ -124,6 +126,8 @@ export class SettingsFlows {
       return problem;
     });
     if (!('identity' in updated)) return this.showForm(http, flow, record, wanted, problemErrors(updated), 'profile');
+    // A new address gets its verification link (the ones already sent or verified do not).
+    await this.verification.sendFor(updated);
     return this.saved(http, flow, updated, 'profile');
   }
 

@@ -5,7 +5,11 @@ import type { LinkFlowSteps } from '../recovery/link-flow-steps.js';
 import { VerificationFlowKind } from './verification-flow-kind.js';
 import { VerificationSender } from './verification-sender.js';
 
-function address(value: string, verified: boolean): IdentityRecord['verifiableAddresses'][number] {
+function address(
+  value: string,
+  verified: boolean,
+  status = verified ? 'completed' : 'pending',
+): IdentityRecord['verifiableAddresses'][number] {
   return {
     id: `id-${value}`,
     identityId: 'i',
@@ -13,14 +17,14 @@ function address(value: string, verified: boolean): IdentityRecord['verifiableAd
     value,
     verified,
     verifiedAt: null,
-    status: verified ? 'completed' : 'pending',
+    status,
     createdAt: new Date(),
     updatedAt: new Date(),
   };
 }
 
 describe('VerificationSender', () => {
-  it('sends one link per verifiable address not yet verified, each with a flow id of its own, expiring after the flow lifespan', async () => {
+  it('sends one link per pending address (neither verified nor sent before), each with a flow id of its own, expiring after the flow lifespan', async () => {
     const sent: { flowId: string; expiresAt: Date; email: string }[] = [];
     const steps = {
       sendLink: async (_kind: unknown, flowId: string, expiresAt: Date, email: string) => void sent.push({ flowId, expiresAt, email }),
@@ -30,7 +34,12 @@ describe('VerificationSender', () => {
     const record = {
       identity: {},
       recoveryAddresses: [],
-      verifiableAddresses: [address('a@example.com', false), address('b@example.com', true), address('c@example.com', false)],
+      verifiableAddresses: [
+        address('a@example.com', false),
+        address('b@example.com', true),
+        address('c@example.com', false),
+        address('d@example.com', false, 'sent'),
+      ],
     } as unknown as IdentityRecord;
     await sender.sendFor(record);
     expect(sent.map((entry) => entry.email)).toEqual(['a@example.com', 'c@example.com']);

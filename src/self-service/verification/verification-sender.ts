@@ -6,10 +6,14 @@ import { LinkFlowSteps } from '../recovery/link-flow-steps.js';
 import { VerificationFlowKind } from './verification-flow-kind.js';
 
 /**
- * Sends verification links without a verification flow: after registration, one e-mail per
- * verifiable address not yet verified (Kratos' `verification` after-registration hook). Each link
- * carries a flow id of its own, as admin recovery links do, and expires after SELFSERVICE_FLOW_LIFESPAN.
+ * Sends verification links without a verification flow: after registration and after a settings
+ * change, one e-mail per verifiable address still `pending` (never verified, never sent: a new one),
+ * as Kratos' `verification` hook does. Each link carries a flow id of its own, as admin recovery
+ * links do, and expires after SELFSERVICE_FLOW_LIFESPAN. Sending moves the address to `sent`.
  */
+/** The status of a verifiable address nobody sent a link to yet. */
+const PENDING = 'pending';
+
 @Injectable()
 export class VerificationSender {
   constructor(
@@ -21,7 +25,7 @@ export class VerificationSender {
   async sendFor(record: IdentityRecord): Promise<void> {
     const expiresAt = new Date(Date.now() + this.config.selfService.flowLifespan * 1000);
     for (const address of record.verifiableAddresses) {
-      if (address.verified || address.via !== 'email') continue;
+      if (address.verified || address.status !== PENDING || address.via !== 'email') continue;
       await this.steps.sendLink(this.kind, randomUUID(), expiresAt, address.value);
     }
   }
