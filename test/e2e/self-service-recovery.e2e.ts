@@ -262,6 +262,26 @@ describe('recovery state table (seed 001)', () => {
     expect((await apiLogin(app, 'paula@example.com', GOOD_PASSWORD)).status).toBe(400);
   });
 
+  it('a browser client: the form post sends the e-mail, and the link in it (followed by that browser) leads to settings', async () => {
+    const identityId = await createPasswordIdentity(app, 'brenda@example.com');
+    const browser = new Browser(app);
+    const flow = await browser.startFlow('recovery');
+    const submit = await browser.postForm(`/self-service/recovery?flow=${flow.id}`, {
+      csrf_token: String(nodeValue(flow, 'csrf_token')),
+      method: 'link',
+      email: 'brenda@example.com',
+    });
+    expect(submit.status).toBe(302);
+    expect(submit.headers.get('location')).toBe(`${app.running.config.selfService.urls.recovery}?flow=${flow.id}`);
+    const link = linkIn(await smtp.waitFor('brenda@example.com'), '/self-service/recovery');
+    expect(new URL(link).searchParams.get('flow')).toBe(flow.id);
+    const follow = await browser.get(pathOf(link));
+    expect(follow.status).toBe(302);
+    expect(target(follow.headers.get('location'))).toBe(app.running.config.selfService.urls.settings);
+    expect((await browser.get<SessionShape>('/sessions/whoami')).body.identity.id).toBe(identityId);
+    expect((await browser.get<FlowShape>(`/self-service/recovery/flows?id=${flow.id}`)).body.state).toBe('passed_challenge');
+  });
+
   it('passed_challenge, link invalid → 302 to the recovery UI with a new flow holding 4060004', async () => {
     const flow = await apiFlow();
     const follow = await app.public.get(`/self-service/recovery?flow=${flow.id}&token=not-a-token-of-ours`);
@@ -412,6 +432,19 @@ describe('recovery security (S50, S51, S53, S54)', () => {
     expect(browser.jar.get('service_session')).toBeUndefined();
   });
 
+  it('S49: a CRLF, control-character or oversized address is a form error (400, 4000004) and queues nothing', async () => {
+    for (const email of ['a@b.c\r\nBcc: x@evil.example', '\u202Eevil@example.com', `${'a'.repeat(10_000)}@example.com`]) {
+      const submit = await app.public.post<FlowShape>(`/self-service/recovery?flow=${(await apiFlow()).id}`, { json: { email } });
+      expect(submit.status).toBe(400);
+      expect(messageIds(submit.body)).toEqual([4000004]);
+    }
+    const rows = await queryDatabase(
+      app.databaseUrl,
+      `SELECT 1 FROM courier_messages WHERE recipient LIKE '%evil%' OR length(recipient) > 1000`,
+    );
+    expect(rows).toHaveLength(0);
+  });
+
   it('stores only an HMAC of each token: the token in the e-mail is nowhere in the database', async () => {
     await createPasswordIdentity(app, 'hmac@example.com');
     const { link } = await requestLink('hmac@example.com');
@@ -443,6 +476,25 @@ describe('admin recovery links', () => {
     expect(messageIds(await fetchFlow('settings', follow.headers.get('location'), browser))).toContain(1060001);
     const again = await new Browser(app).get(pathOf(minted.body.recovery_link));
     expect(target(again.headers.get('location'))).toBe(app.running.config.selfService.urls.recovery);
+  });
+
+  it('an admin link past its expires_in gives a new flow with 4060005 and no session', async () => {
+    const identityId = await createPasswordIdentity(app, 'admin-late@example.com');
+    const minted = await app.admin.post<{ recovery_link: string; expires_at: string }>('/recovery/link', {
+      json: { identity_id: identityId, expires_in: '10m' },
+    });
+    expect(minted.status).toBe(200);
+    const flowId = new URL(minted.body.recovery_link).searchParams.get('flow');
+    await queryDatabase(
+      app.databaseUrl,
+      `UPDATE identity_recovery_tokens SET expires_at = now() - interval '1 second' WHERE flow_id = $1`,
+      [flowId],
+    );
+    const browser = new Browser(app);
+    const follow = await browser.get(pathOf(minted.body.recovery_link));
+    expect(target(follow.headers.get('location'))).toBe(app.running.config.selfService.urls.recovery);
+    expect(messageIds(await fetchFlow('recovery', follow.headers.get('location')))).toEqual([4060005]);
+    expect(browser.jar.get('service_session')).toBeUndefined();
   });
 
   it('a browser that already has a session is sent to the default return URL and the link stays unused', async () => {

@@ -12,7 +12,7 @@ import {
   type SessionShape,
 } from '../support/self-service.js';
 
-/** A schema with nested, boolean, integer and array traits, to exercise form decoding end to end. */
+/** A schema with nested, boolean, integer, number and array traits, to exercise form decoding end to end. */
 const MEMBER_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   properties: {
@@ -28,6 +28,7 @@ const MEMBER_SCHEMA = {
         name: { type: 'object', properties: { first: { type: 'string', title: 'First Name' }, last: { type: 'string' } } },
         newsletter: { type: 'boolean' },
         age: { type: 'integer', minimum: 0 },
+        height: { type: 'number' },
         tags: { type: 'array', items: { type: 'string' } },
       },
       required: ['email'],
@@ -70,6 +71,7 @@ describe('registration flow (API)', () => {
       ['traits.name.last', 'text', 'password'],
       ['traits.newsletter', 'checkbox', 'password'],
       ['traits.age', 'number', 'password'],
+      ['traits.height', 'number', 'password'],
       ['traits.tags', 'text', 'password'],
       ['password', 'password', 'password'],
       ['method', 'submit', 'password'],
@@ -109,10 +111,16 @@ describe('registration flow (API)', () => {
       password: GOOD_PASSWORD,
       'traits.email': 'flat@example.com',
       'traits.age': '41',
+      'traits.height': '1.5',
       'traits.newsletter': 'false',
     });
     expect(result.status).toBe(200);
-    expect((result.body as RegistrationResponse).identity.traits).toEqual({ email: 'flat@example.com', age: 41, newsletter: false });
+    expect((result.body as RegistrationResponse).identity.traits).toEqual({
+      email: 'flat@example.com',
+      age: 41,
+      height: 1.5,
+      newsletter: false,
+    });
   });
 
   it('schema errors go on the trait node (4000002 missing, 4000001 otherwise) with the values re-filled', async () => {
@@ -215,6 +223,7 @@ describe('registration flow (browser)', () => {
       ['traits.newsletter', 'false'],
       ['traits.newsletter', 'true'],
       ['traits.age', '27'],
+      ['traits.height', '1.85'],
       ['traits.tags', 'x'],
       ['traits.tags', 'y'],
       ['traits.unknown', 'dropped'],
@@ -229,6 +238,7 @@ describe('registration flow (browser)', () => {
       name: { first: 'Fo', last: 'Rm' },
       newsletter: true,
       age: 27,
+      height: 1.85,
       tags: ['x', 'y'],
     });
   });

@@ -177,8 +177,14 @@ describe('identity deletion', () => {
 
 describe('GET /self-service/errors', () => {
   it('stub:500 gives the stub container; an unknown id 404; no id 400', async () => {
-    const stub = await app.public.get<{ id: string; errors: { code: number; reason: string }[] }>('/self-service/errors?error=stub:500');
+    const stub = await app.public.get<{ id: string; created_at: string; updated_at: string; errors: { code: number; reason: string }[] }>(
+      '/self-service/errors?error=stub:500',
+    );
     expect(stub.status).toBe(200);
+    // selfServiceErrorContainer: id, created_at, updated_at, errors.
+    expect(Object.keys(stub.body).sort()).toEqual(['created_at', 'errors', 'id', 'updated_at']);
+    expect(stub.body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(stub.body.created_at))).toBe(false);
     expect(stub.body.errors).toEqual([
       {
         code: 500,
