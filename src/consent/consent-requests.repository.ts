@@ -5,6 +5,7 @@ import type { Page } from '../common/pagination/page.js';
 import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from './database-errors.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
+import { redeemVerifier } from './verifier-redemption.js';
 
 /** What accept or reject writes on a consent request. */
 export type ConsentDecision = Pick<
@@ -51,15 +52,8 @@ export class ConsentRequestsRepository {
   }
 
   /** Redeems a verifier once (see LoginRequestsRepository.redeem). */
-  async redeem(verifierHash: string): Promise<ConsentRequestEntity | null> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ wasUsed: true })
-      .where('verifier_hash = :verifierHash AND was_used = false AND handled_at IS NOT NULL', { verifierHash })
-      .execute();
-    if (result.affected !== 1) return null;
-    return this.rows.findOneBy({ verifierHash });
+  redeem(verifierHash: string): Promise<ConsentRequestEntity | null> {
+    return redeemVerifier(this.rows, verifierHash, 'handled_at IS NOT NULL');
   }
 
   /** Remembered, unexpired consents of a subject for a client, newest first. */

@@ -4,6 +4,7 @@ import type { Repository } from 'typeorm';
 import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from './database-errors.js';
 import { LoginRequestEntity } from './entities/login-request.entity.js';
+import { redeemVerifier } from './verifier-redemption.js';
 
 /** What accept or reject writes on a login request. */
 export type LoginDecision = Pick<
@@ -49,15 +50,8 @@ export class LoginRequestsRepository {
    * Redeems a verifier: marks its request used and returns it, or null when no answered, unused
    * request has it. The UPDATE decides, so of two browsers racing with one verifier only one wins.
    */
-  async redeem(verifierHash: string): Promise<LoginRequestEntity | null> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ wasUsed: true })
-      .where('verifier_hash = :verifierHash AND was_used = false AND handled_at IS NOT NULL', { verifierHash })
-      .execute();
-    if (result.affected !== 1) return null;
-    return this.rows.findOneBy({ verifierHash });
+  redeem(verifierHash: string): Promise<LoginRequestEntity | null> {
+    return redeemVerifier(this.rows, verifierHash, 'handled_at IS NOT NULL');
   }
 
   /** Login requests of flows that can no longer complete; what a consent needs was copied to it. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { LogoutRequestEntity } from './entities/logout-request.entity.js';
+import { redeemVerifier } from './verifier-redemption.js';
 
 /** The `oauth2_logout_requests` table. */
 @Injectable()
@@ -39,15 +40,8 @@ export class LogoutRequestsRepository {
   }
 
   /** Redeems an accepted request's verifier once (see LoginRequestsRepository.redeem). */
-  async redeem(verifierHash: string): Promise<LogoutRequestEntity | null> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ wasUsed: true })
-      .where('verifier_hash = :verifierHash AND was_used = false AND accepted = true AND rejected = false', { verifierHash })
-      .execute();
-    if (result.affected !== 1) return null;
-    return this.rows.findOneBy({ verifierHash });
+  redeem(verifierHash: string): Promise<LogoutRequestEntity | null> {
+    return redeemVerifier(this.rows, verifierHash, 'accepted = true AND rejected = false');
   }
 
   async deleteRequestedBefore(cutoff: Date): Promise<number> {
