@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/common/net/free-port.js';
+import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 import { bootApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/app.js';
 import { pkcePair } from '../support/oauth-browser.js';
 
@@ -13,9 +13,7 @@ import { pkcePair } from '../support/oauth-browser.js';
  * the front-channel logout page's frames and script. The service runs on `localhost`, the login,
  * consent and logout apps and the relying party on `127.0.0.1`: another site, as in production.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`oauth-browser-chromium: skipped, ${CHROMIUM} is not installed (apt-get install -y chromium)`);
+const haveChromium = chromiumAvailable('oauth-browser-chromium');
 
 interface Seen {
   readonly method: string;
@@ -151,18 +149,7 @@ describe.skipIf(!haveChromium)('a real browser through the hand-off and the rend
     });
     expect(created.status, created.text).toBe(201);
     client = created.body;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/common/net/free-port.js';
+import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 import { bootApp, type TestApp } from '../support/app.js';
 
 /**
@@ -12,9 +12,7 @@ import { bootApp, type TestApp } from '../support/app.js';
  * browser logout, all as a browser really handles them. UI and service are on the same site, as
  * Kratos-style deployments require (the CSRF cookie is SameSite).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`self-service-browser-chromium: skipped, ${CHROMIUM} is not installed (apt-get install -y chromium)`);
+const haveChromium = chromiumAvailable('self-service-browser-chromium');
 
 interface UiNode {
   readonly attributes: { readonly name: string; readonly type: string; readonly value?: unknown };
@@ -100,18 +98,7 @@ describe.skipIf(!haveChromium)('a real browser through the self-service browser 
       SELFSERVICE_DEFAULT_BROWSER_RETURN_URL: `${ui.origin}/home`,
       SELFSERVICE_ALLOWED_RETURN_URLS: `${ui.origin}/`,
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
