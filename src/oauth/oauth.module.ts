@@ -23,7 +23,7 @@ import { ClientCredentialsGrant } from './token-endpoint/client-credentials.gran
 import { RefreshTokenGrant } from './token-endpoint/refresh-token.grant.js';
 import { TokenEndpointService } from './token-endpoint/token-endpoint.service.js';
 import { TokenSetIssuer } from './token-endpoint/token-set.issuer.js';
-import { TokenController } from './token-endpoint/token.controller.js';
+import { TokenRoute } from './token-endpoint/token.route.js';
 import { AuthorizeController } from './authorize/authorize.controller.js';
 import { AuthorizeResponder } from './authorize/authorize.responder.js';
 import { AuthorizeService } from './authorize/authorize.service.js';
@@ -45,7 +45,6 @@ import { UserinfoService } from './userinfo/userinfo.service.js';
 @Module({
   imports: [ClientsModule, KeysModule, ConsentModule],
   controllers: [
-    TokenController,
     RevocationController,
     IntrospectionAdminController,
     UserinfoController,
@@ -82,6 +81,8 @@ import { UserinfoService } from './userinfo/userinfo.service.js';
     RefreshTokenGrant,
     ClientCredentialsGrant,
     TokenEndpointService,
+    // POST /oauth2/token, a plain Fastify route.
+    TokenRoute,
     RevocationService,
     IntrospectionService,
     UserinfoService,
