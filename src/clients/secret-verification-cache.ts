@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 
 export interface SecretVerificationCacheOptions {
@@ -16,11 +16,11 @@ export interface SecretVerificationCacheOptions {
  */
 export class SecretVerificationCache {
   private readonly entries: TtlCache<string, Buffer>;
+  /** Imported once: createHmac with a KeyObject skips converting the key on every check. */
+  private readonly key: KeyObject;
 
-  constructor(
-    private readonly key: string,
-    options: SecretVerificationCacheOptions,
-  ) {
+  constructor(key: string, options: SecretVerificationCacheOptions) {
+    this.key = createSecretKey(Buffer.from(key, 'utf8'));
     this.entries = new TtlCache(options);
   }
 
