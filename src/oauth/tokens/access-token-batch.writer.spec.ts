@@ -43,30 +43,61 @@ describe('AccessTokenBatchWriter', () => {
     expect(batches.map((batch) => batch.length)).toEqual([256, 44]);
   });
 
-  it('runs at most two INSERTs at once; what arrives meanwhile goes in the next batch', async () => {
-    const batches: string[][] = [];
-    const releases: Array<() => void> = [];
-    const repo = {
-      insertAccessTokens: (tokens: readonly StoredAccessToken[]) => {
-        batches.push(tokens.map((token) => token.signature));
-        return new Promise<void>((resolve) => releases.push(resolve));
-      },
-    } as unknown as TokensRepository;
+  it('while an INSERT runs, what arrives gathers into the next batch', async () => {
+    const { repo, batches, releases } = heldRepository();
     const writer = new AccessTokenBatchWriter(repo);
-    const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     const writes = [writer.write(row('a'))];
     await tick();
     writes.push(writer.write(row('b')));
     await tick();
     writes.push(writer.write(row('c')), writer.write(row('d')));
     await tick();
-    expect(batches).toEqual([['a'], ['b']]);
+    expect(batches).toEqual([['a']]);
     releases[0]!();
     await tick();
     await tick();
-    expect(batches).toEqual([['a'], ['b'], ['c', 'd']]);
+    expect(batches).toEqual([['a'], ['b', 'c', 'd']]);
     releases[1]!();
+    await Promise.all(writes);
+  });
+
+  it('starts a second INSERT when a full batch waits, never a third', async () => {
+    const { repo, batches, releases } = heldRepository();
+    const writer = new AccessTokenBatchWriter(repo);
+    const writes = [writer.write(row('first'))];
+    await tick();
+    writes.push(...Array.from({ length: 600 }, (_, index) => writer.write(row(String(index)))));
+    await tick();
+    expect(batches.map((batch) => batch.length)).toEqual([1, 256]);
+    releases[0]!();
+    await tick();
+    await tick();
+    expect(batches.map((batch) => batch.length)).toEqual([1, 256, 256]);
+    releases[1]!();
+    await tick();
+    await tick();
+    // 88 wait: fewer than a full batch, and one INSERT still runs.
+    expect(batches.map((batch) => batch.length)).toEqual([1, 256, 256]);
     releases[2]!();
+    await tick();
+    await tick();
+    expect(batches.map((batch) => batch.length)).toEqual([1, 256, 256, 88]);
+    releases[3]!();
     await Promise.all(writes);
   });
 });
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A repository whose INSERTs finish only when the test releases them, in order. */
+function heldRepository(): { repo: TokensRepository; batches: string[][]; releases: Array<() => void> } {
+  const batches: string[][] = [];
+  const releases: Array<() => void> = [];
+  const repo = {
+    insertAccessTokens: (tokens: readonly StoredAccessToken[]) => {
+      batches.push(tokens.map((token) => token.signature));
+      return new Promise<void>((resolve) => releases.push(resolve));
+    },
+  } as unknown as TokensRepository;
+  return { repo, batches, releases };
+}
