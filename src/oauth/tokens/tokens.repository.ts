@@ -133,14 +133,23 @@ export class TokensRepository {
     return result.affected === 1;
   }
 
-  /** Deletes every access and refresh token of a grant family (codes stay: they are used up already). */
+  /**
+   * Deletes every access and refresh token of a grant family (codes stay: they are used up already).
+   * Families are only ever revoked for user grants, which have a consent; the predicate on consent_id
+   * lets the partial family index serve the lookup.
+   */
   async revokeFamily(requestId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.createQueryBuilder().delete().from(AccessTokenEntity).where('request_id = :requestId', { requestId }).execute();
+    await this.deleteAccessTokensOfFamily(requestId, manager);
     await manager.createQueryBuilder().delete().from(RefreshTokenEntity).where('request_id = :requestId', { requestId }).execute();
   }
 
   async deleteAccessTokensOfFamily(requestId: string, manager: EntityManager): Promise<void> {
-    await manager.createQueryBuilder().delete().from(AccessTokenEntity).where('request_id = :requestId', { requestId }).execute();
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(AccessTokenEntity)
+      .where('request_id = :requestId AND consent_id IS NOT NULL', { requestId })
+      .execute();
   }
 
   async deleteAccessToken(signature: string): Promise<void> {

@@ -8,9 +8,10 @@ import type { TokenSession } from '../token-session.js';
  * this context imports no other context's entities.
  */
 @Entity({ name: 'oauth2_access_tokens' })
-@Index('IDX_oauth2_access_tokens_request', ['requestId'])
+// client_credentials tokens (no consent) skip the family and consent indexes: nothing looks them up so.
+@Index('IDX_oauth2_access_tokens_request', ['requestId'], { where: '"consent_id" IS NOT NULL' })
 @Index('IDX_oauth2_access_tokens_client', ['clientId'])
-@Index('IDX_oauth2_access_tokens_consent', ['consentId'])
+@Index('IDX_oauth2_access_tokens_consent', ['consentId'], { where: '"consent_id" IS NOT NULL' })
 @Index('IDX_oauth2_access_tokens_expires_at', ['expiresAt'])
 export class AccessTokenEntity {
   @PrimaryColumn({ name: 'signature', type: 'varchar', length: 64, primaryKeyConstraintName: 'PK_oauth2_access_tokens' })
