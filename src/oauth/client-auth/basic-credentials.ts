@@ -23,6 +23,8 @@ export function basicCredentials(header: string | undefined): BasicCredentials |
 }
 
 function formDecode(value: string): string | undefined {
+  // Generated client ids and secrets (UUIDs, base64url) hold nothing to decode.
+  if (!value.includes('%') && !value.includes('+')) return value;
   try {
     return decodeURIComponent(value.replace(/\+/g, ' '));
   } catch {

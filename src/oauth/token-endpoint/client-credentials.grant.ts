@@ -19,6 +19,9 @@ import { spaceList, type FormParameters } from './form-parameters.js';
  */
 @Injectable()
 export class ClientCredentialsGrant {
+  /** The registered scopes as a list, once per Client object (cached clients are immutable and replaced on change). */
+  private readonly registeredScopes = new WeakMap<Client, readonly string[]>();
+
   constructor(
     private readonly accessTokens: AccessTokenMinter,
     private readonly writer: AccessTokenBatchWriter,
@@ -33,9 +36,10 @@ export class ClientCredentialsGrant {
       throw TokenError.invalidGrant('The client is public and thus not allowed to use the client_credentials grant.');
     }
     const scope = spaceList(parameters['scope']);
-    const allowedScopes = spaceList(client.scope);
+    const allowedScopes = this.scopesOf(client);
     for (const requested of scope) {
-      if (!scopeAllowed(this.config.oauth2.scopeStrategy, allowedScopes, requested)) {
+      // A scope equal to a registered one is allowed under either strategy; the strategy decides the rest.
+      if (!allowedScopes.includes(requested) && !scopeAllowed(this.config.oauth2.scopeStrategy, allowedScopes, requested)) {
         throw TokenError.invalidScope(`The client is not allowed to request the scope ${JSON.stringify(requested)}.`);
       }
     }
@@ -64,5 +68,14 @@ export class ClientCredentialsGrant {
     );
     await this.writer.write(minted.stored);
     return { access_token: minted.token, token_type: 'bearer', expires_in: minted.expiresIn, scope: scope.join(' ') };
+  }
+
+  private scopesOf(client: Client): readonly string[] {
+    let scopes = this.registeredScopes.get(client);
+    if (scopes === undefined) {
+      scopes = spaceList(client.scope);
+      this.registeredScopes.set(client, scopes);
+    }
+    return scopes;
   }
 }

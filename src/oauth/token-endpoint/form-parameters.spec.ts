@@ -29,6 +29,8 @@ describe('formParameters', () => {
 
   it('spaceList splits on spaces, without empties or repeats', () => {
     expect(spaceList(' read  write read ')).toEqual(['read', 'write']);
+    expect(spaceList('read')).toEqual(['read']);
+    expect(spaceList('')).toEqual([]);
     expect(spaceList(undefined)).toEqual([]);
   });
 });

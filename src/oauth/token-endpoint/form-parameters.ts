@@ -15,8 +15,10 @@ export function formParameters(body: unknown, contentType: string | undefined): 
     throw TokenError.invalidRequest(`The request body must be ${FORM_TYPE}.`);
   }
   if (body === undefined || body === null) return {};
+  const fields = body as Record<string, unknown>;
   const parameters: Record<string, string> = {};
-  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+  for (const name of Object.keys(fields)) {
+    const value = fields[name];
     if (typeof value !== 'string') throw TokenError.invalidRequest(`The parameter ${name} is repeated.`, name);
     // Hydra treats an empty parameter as an absent one.
     if (value !== '') parameters[name] = value;
@@ -33,6 +35,8 @@ export function required(parameters: FormParameters, name: string): string {
 
 /** Splits a space-delimited list (RFC 6749 §3.3), dropping empty entries and repeats. */
 export function spaceList(value: string | undefined): string[] {
-  if (value === undefined) return [];
+  if (value === undefined || value === '') return [];
+  // The common case, one value: no split, filter or Set (this runs on every token request).
+  if (!value.includes(' ')) return [value];
   return [...new Set(value.split(' ').filter((item) => item !== ''))];
 }
