@@ -52,7 +52,7 @@ export class AuthorizationCodeGrant {
         client,
         grant,
         accessScope: grant.scope,
-        claim: (manager) => this.repository.claimCode(code.signature, manager),
+        claim: (writes) => writes.claimCode(code.signature),
         reuseMessage: 'The authorization code has already been used.',
       },
       true,

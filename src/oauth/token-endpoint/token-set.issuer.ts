@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { Client } from '../../clients/client.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { AccessTokenMinter, type GrantFields } from '../tokens/access-token.minter.js';
@@ -8,7 +7,7 @@ import type { StoredRefreshToken } from '../tokens/stored-token.js';
 import { TokenCodec } from '../tokens/token-codec.js';
 import type { TokenResponse } from '../tokens/token-response.js';
 import { TokenError } from '../tokens/token.errors.js';
-import { TokensRepository } from '../tokens/tokens.repository.js';
+import { TokensRepository, type TokenWrites } from '../tokens/tokens.repository.js';
 
 const OFFLINE_SCOPES = ['offline', 'offline_access'];
 
@@ -19,9 +18,9 @@ export interface TokenSetRequest {
   /** Scope of the new access token when narrower than the grant's (refresh with `scope`). */
   readonly accessScope: readonly string[];
   /** Used up in the same transaction as the inserts (a code, the presented refresh token); false = lost. */
-  readonly claim: (manager: EntityManager) => Promise<boolean>;
+  readonly claim: (writes: TokenWrites) => Promise<boolean>;
   /** Runs after a successful claim, before the inserts (e.g. retire the family's old access tokens). */
-  readonly beforeInsert?: (manager: EntityManager) => Promise<void>;
+  readonly beforeInsert?: (writes: TokenWrites) => Promise<void>;
   /** Said when the claim is lost (the credential was used already): the family is revoked. */
   readonly reuseMessage: string;
 }
@@ -66,11 +65,11 @@ export class TokenSetIssuer {
       ? await this.idTokens.sign({ clientId: client.id, session: grant.session, accessToken: access.token, withNonce, now })
       : undefined;
 
-    const stored = await this.repository.transaction(async (manager) => {
-      if (!(await request.claim(manager))) return false;
-      await request.beforeInsert?.(manager);
-      await this.repository.insertAccessToken(access.stored, manager);
-      if (refresh !== undefined) await this.repository.insertRefreshToken(refresh.stored, manager);
+    const stored = await this.repository.transaction(async (writes) => {
+      if (!(await request.claim(writes))) return false;
+      await request.beforeInsert?.(writes);
+      await writes.insertAccessToken(access.stored);
+      if (refresh !== undefined) await writes.insertRefreshToken(refresh.stored);
       return true;
     });
     if (!stored) {

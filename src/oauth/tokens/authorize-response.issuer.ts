@@ -86,9 +86,9 @@ export class AuthorizeResponseIssuer {
 
   private async store(code: StoredCode | undefined, accessToken: MintedAccessToken | undefined): Promise<void> {
     if (code !== undefined && accessToken !== undefined) {
-      await this.repository.transaction(async (manager) => {
-        await this.repository.insertCode(code, manager);
-        await this.repository.insertAccessToken(accessToken.stored, manager);
+      await this.repository.transaction(async (writes) => {
+        await writes.insertCode(code);
+        await writes.insertAccessToken(accessToken.stored);
       });
     } else if (code !== undefined) {
       await this.repository.insertCode(code);

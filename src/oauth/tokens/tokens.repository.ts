@@ -1,30 +1,52 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
-import { DataSource, type EntityManager, type ObjectLiteral, type Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
-import { AccessTokenEntity } from './entities/access-token.entity.js';
-import { AuthorizationCodeEntity } from './entities/authorization-code.entity.js';
-import { RefreshTokenEntity } from './entities/refresh-token.entity.js';
+import { DataSource } from 'typeorm';
 import type { StoredAccessToken, StoredCode, StoredGrant, StoredRefreshToken } from './stored-token.js';
+import type { TokenSession } from './token-session.js';
 
 /** Rows deleted per statement by the janitor: short locks, bounded WAL per statement. */
 const DELETE_BATCH = 10_000;
 
+const GRANT_COLUMNS = `"request_id", "client_id", "consent_id", "subject", "scope", "audience", "session", "issued_at", "expires_at"`;
+
 /**
- * Several access tokens in one statement (see AccessTokenBatchWriter). The rows travel as one JSON
- * array parameter: one JSON.stringify for the batch instead of per-column array encoding. Run as a
- * named statement on the pool, so each connection parses and plans it once.
+ * The token tables through raw parameterised SQL on TypeORM's pg pool, as named statements (parsed and
+ * planned once per connection): these run on every token request, where the query builder and entity
+ * hydration cost more than the statements themselves (as in the tuples repository).
  */
-const INSERT_ACCESS_TOKENS = {
-  name: 'oauth2_insert_access_tokens',
-  text: `
-  INSERT INTO "oauth2_access_tokens"
-    ("signature", "request_id", "client_id", "consent_id", "subject", "scope", "audience", "session", "issued_at", "expires_at")
-  SELECT "signature", "request_id", "client_id", "consent_id", "subject", "scope", "audience", "session",
-    to_timestamp("issued_at" / 1000.0), to_timestamp("expires_at" / 1000.0)
-  FROM jsonb_to_recordset($1::jsonb) AS row("signature" varchar, "request_id" uuid, "client_id" varchar, "consent_id" uuid,
-    "subject" text, "scope" text, "audience" jsonb, "session" jsonb, "issued_at" bigint, "expires_at" bigint)`,
+const STATEMENTS = {
+  insertCode: `INSERT INTO "oauth2_authorization_codes" ("signature", ${GRANT_COLUMNS}, "active", "redirect_uri", "code_challenge")
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+  insertAccessToken: `INSERT INTO "oauth2_access_tokens" ("signature", ${GRANT_COLUMNS})
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+  insertRefreshToken: `INSERT INTO "oauth2_refresh_tokens" ("signature", ${GRANT_COLUMNS}, "active")
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+  /**
+   * Several access tokens in one statement (see AccessTokenBatchWriter). The rows travel as one JSON
+   * array parameter: one JSON.stringify for the batch instead of per-column array encoding.
+   */
+  insertAccessTokens: `INSERT INTO "oauth2_access_tokens" ("signature", ${GRANT_COLUMNS})
+    SELECT "signature", "request_id", "client_id", "consent_id", "subject", "scope", "audience", "session",
+      to_timestamp("issued_at" / 1000.0), to_timestamp("expires_at" / 1000.0)
+    FROM jsonb_to_recordset($1::jsonb) AS row("signature" varchar, "request_id" uuid, "client_id" varchar, "consent_id" uuid,
+      "subject" text, "scope" text, "audience" jsonb, "session" jsonb, "issued_at" bigint, "expires_at" bigint)`,
+  findCode: `SELECT "signature", ${GRANT_COLUMNS}, "active", "redirect_uri", "code_challenge"
+    FROM "oauth2_authorization_codes" WHERE "signature" = $1`,
+  findAccessToken: `SELECT "signature", ${GRANT_COLUMNS} FROM "oauth2_access_tokens" WHERE "signature" = $1`,
+  findRefreshToken: `SELECT "signature", ${GRANT_COLUMNS}, "active" FROM "oauth2_refresh_tokens" WHERE "signature" = $1`,
+  claimCode: `UPDATE "oauth2_authorization_codes" SET "active" = false WHERE "signature" = $1 AND "active"`,
+  claimRefreshToken: `UPDATE "oauth2_refresh_tokens" SET "active" = false WHERE "signature" = $1 AND "active"`,
+  /**
+   * Families are revoked only for user grants, which have a consent: the predicate on consent_id lets
+   * the partial family index (which client_credentials tokens skip) serve the lookup.
+   */
+  deleteAccessTokensOfFamily: `DELETE FROM "oauth2_access_tokens" WHERE "request_id" = $1 AND "consent_id" IS NOT NULL`,
+  revokeFamily: `WITH "access" AS (DELETE FROM "oauth2_access_tokens" WHERE "request_id" = $1 AND "consent_id" IS NOT NULL)
+    DELETE FROM "oauth2_refresh_tokens" WHERE "request_id" = $1`,
+  deleteAccessToken: `DELETE FROM "oauth2_access_tokens" WHERE "signature" = $1`,
 } as const;
+
+type StatementName = keyof typeof STATEMENTS;
 
 export interface ExpiredCounts {
   readonly codes: number;
@@ -33,38 +55,126 @@ export interface ExpiredCounts {
   readonly jtis: number;
 }
 
+/** The writes that go together in one transaction (a code redemption, a refresh rotation, a hybrid response). */
+export interface TokenWrites {
+  insertCode(code: StoredCode): Promise<void>;
+  insertAccessToken(token: StoredAccessToken): Promise<void>;
+  insertRefreshToken(token: StoredRefreshToken): Promise<void>;
+  /**
+   * Marks a code redeemed, only if it still is active: of several concurrent redemptions exactly one
+   * gets true (the row lock serialises them; the others then see it inactive).
+   */
+  claimCode(signature: string): Promise<boolean>;
+  /** Marks a refresh token used (rotated), only if it still is active; as claimCode. */
+  claimRefreshToken(signature: string): Promise<boolean>;
+  deleteAccessTokensOfFamily(requestId: string): Promise<void>;
+}
+
+interface GrantRow {
+  readonly signature: string;
+  readonly request_id: string;
+  readonly client_id: string;
+  readonly consent_id: string | null;
+  readonly subject: string;
+  readonly scope: string;
+  readonly audience: string[];
+  readonly session: TokenSession;
+  readonly issued_at: Date;
+  readonly expires_at: Date;
+}
+
+interface CodeRow extends GrantRow {
+  readonly active: boolean;
+  readonly redirect_uri: string;
+  readonly code_challenge: string | null;
+}
+
+interface RefreshRow extends GrantRow {
+  readonly active: boolean;
+}
+
+/** A pool or one checked-out connection (inside a transaction). */
+type Queryable = Pick<pg.Pool, 'query'>;
+
+/** The named statements on one pool or connection. */
+class TokenStatements implements TokenWrites {
+  constructor(private readonly db: Queryable) {}
+
+  async run<R extends pg.QueryResultRow>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.db.query<R>({ name: `oauth2_${name}`, text: STATEMENTS[name], values });
+  }
+
+  async insertCode(code: StoredCode): Promise<void> {
+    await this.run('insertCode', [code.signature, ...grantValues(code), code.active, code.redirectUri, code.codeChallenge]);
+  }
+
+  async insertAccessToken(token: StoredAccessToken): Promise<void> {
+    await this.run('insertAccessToken', [token.signature, ...grantValues(token)]);
+  }
+
+  async insertRefreshToken(token: StoredRefreshToken): Promise<void> {
+    await this.run('insertRefreshToken', [token.signature, ...grantValues(token), token.active]);
+  }
+
+  async claimCode(signature: string): Promise<boolean> {
+    return (await this.run('claimCode', [signature])).rowCount === 1;
+  }
+
+  async claimRefreshToken(signature: string): Promise<boolean> {
+    return (await this.run('claimRefreshToken', [signature])).rowCount === 1;
+  }
+
+  async deleteAccessTokensOfFamily(requestId: string): Promise<void> {
+    await this.run('deleteAccessTokensOfFamily', [requestId]);
+  }
+}
+
 /**
  * The token tables. Lookups are by signature (primary key). Writes that must happen together (a code
- * redemption, a refresh rotation) take the EntityManager of the caller's transaction.
+ * redemption, a refresh rotation) run in `transaction`, on one connection.
  */
 @Injectable()
 export class TokensRepository {
+  private statements: TokenStatements | undefined;
+
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The pg pool TypeORM opened (one per process): the busiest write skips the query-runner layer. */
+  /** The pg pool TypeORM opened (one per process): token statements skip the query-runner layer. */
   private get pool(): pg.Pool {
     return (this.dataSource.driver as unknown as { master: pg.Pool }).master;
   }
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  private get direct(): TokenStatements {
+    this.statements ??= new TokenStatements(this.pool);
+    return this.statements;
   }
 
-  async insertCode(code: StoredCode, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.insert(
-      AuthorizationCodeEntity,
-      row<AuthorizationCodeEntity>({
-        ...columnsOf(code),
-        signature: code.signature,
-        active: true,
-        redirectUri: code.redirectUri,
-        codeChallenge: code.codeChallenge,
-      }),
-    );
+  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(work: (writes: TokenWrites) => Promise<T>): Promise<T> {
+    const connection = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await connection.query('BEGIN');
+      const result = await work(new TokenStatements(connection));
+      await connection.query('COMMIT');
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is closed instead of going back to the pool.
+      await connection.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    } finally {
+      connection.release(broken);
+    }
   }
 
-  async insertAccessToken(token: StoredAccessToken, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.insert(AccessTokenEntity, row<AccessTokenEntity>({ ...columnsOf(token), signature: token.signature }));
+  insertCode(code: StoredCode): Promise<void> {
+    return this.direct.insertCode(code);
+  }
+
+  insertAccessToken(token: StoredAccessToken): Promise<void> {
+    return this.direct.insertAccessToken(token);
   }
 
   /** Many access tokens in one round trip and one statement, committed when it returns. */
@@ -81,79 +191,33 @@ export class TokensRepository {
       issued_at: token.issuedAt.getTime(),
       expires_at: token.expiresAt.getTime(),
     }));
-    await this.pool.query({ ...INSERT_ACCESS_TOKENS, values: [JSON.stringify(rows)] });
-  }
-
-  async insertRefreshToken(token: StoredRefreshToken, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.insert(
-      RefreshTokenEntity,
-      row<RefreshTokenEntity>({ ...columnsOf(token), signature: token.signature, active: token.active }),
-    );
+    await this.direct.run('insertAccessTokens', [JSON.stringify(rows)]);
   }
 
   async findCode(signature: string): Promise<StoredCode | undefined> {
-    const row = await this.bySignature(this.dataSource.getRepository(AuthorizationCodeEntity), signature);
-    return row === null
+    const [row] = (await this.direct.run<CodeRow>('findCode', [signature])).rows;
+    return row === undefined
       ? undefined
-      : { ...grantOf(row), signature: row.signature, active: row.active, redirectUri: row.redirectUri, codeChallenge: row.codeChallenge };
+      : { ...grantOf(row), signature: row.signature, active: row.active, redirectUri: row.redirect_uri, codeChallenge: row.code_challenge };
   }
 
   async findAccessToken(signature: string): Promise<StoredAccessToken | undefined> {
-    const row = await this.bySignature(this.dataSource.getRepository(AccessTokenEntity), signature);
-    return row === null ? undefined : { ...grantOf(row), signature: row.signature };
+    const [row] = (await this.direct.run<GrantRow>('findAccessToken', [signature])).rows;
+    return row === undefined ? undefined : { ...grantOf(row), signature: row.signature };
   }
 
   async findRefreshToken(signature: string): Promise<StoredRefreshToken | undefined> {
-    const row = await this.bySignature(this.dataSource.getRepository(RefreshTokenEntity), signature);
-    return row === null ? undefined : { ...grantOf(row), signature: row.signature, active: row.active };
+    const [row] = (await this.direct.run<RefreshRow>('findRefreshToken', [signature])).rows;
+    return row === undefined ? undefined : { ...grantOf(row), signature: row.signature, active: row.active };
   }
 
-  /**
-   * Marks a code redeemed, only if it still is active: of several concurrent redemptions exactly one
-   * gets true (the row lock serialises them; the others then see it inactive).
-   */
-  async claimCode(signature: string, manager: EntityManager): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(AuthorizationCodeEntity)
-      .set({ active: false })
-      .where('signature = :signature AND active', { signature })
-      .execute();
-    return result.affected === 1;
-  }
-
-  /** Marks a refresh token used (rotated), only if it still is active; as claimCode. */
-  async claimRefreshToken(signature: string, manager: EntityManager): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(RefreshTokenEntity)
-      .set({ active: false })
-      .where('signature = :signature AND active', { signature })
-      .execute();
-    return result.affected === 1;
-  }
-
-  /**
-   * Deletes every access and refresh token of a grant family (codes stay: they are used up already).
-   * Families are only ever revoked for user grants, which have a consent; the predicate on consent_id
-   * lets the partial family index serve the lookup.
-   */
-  async revokeFamily(requestId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await this.deleteAccessTokensOfFamily(requestId, manager);
-    await manager.createQueryBuilder().delete().from(RefreshTokenEntity).where('request_id = :requestId', { requestId }).execute();
-  }
-
-  async deleteAccessTokensOfFamily(requestId: string, manager: EntityManager): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .delete()
-      .from(AccessTokenEntity)
-      .where('request_id = :requestId AND consent_id IS NOT NULL', { requestId })
-      .execute();
+  /** Deletes every access and refresh token of a grant family, in one statement (codes stay: they are used up already). */
+  async revokeFamily(requestId: string): Promise<void> {
+    await this.direct.run('revokeFamily', [requestId]);
   }
 
   async deleteAccessToken(signature: string): Promise<void> {
-    await this.dataSource.createQueryBuilder().delete().from(AccessTokenEntity).where('signature = :signature', { signature }).execute();
+    await this.direct.run('deleteAccessToken', [signature]);
   }
 
   /**
@@ -193,44 +257,33 @@ export class TokensRepository {
       if (affected < DELETE_BATCH) return total;
     }
   }
-
-  private bySignature<T extends ObjectLiteral>(repository: Repository<T>, signature: string): Promise<T | null> {
-    return repository.createQueryBuilder('token').where('token.signature = :signature', { signature }).getOne();
-  }
 }
 
-function columnsOf(grant: StoredGrant): Omit<AccessTokenEntity, 'signature' | 'client' | 'consent'> {
+/** The grant columns after the signature, in GRANT_COLUMNS order; jsonb values go as JSON text. */
+function grantValues(grant: StoredGrant): unknown[] {
+  return [
+    grant.requestId,
+    grant.clientId,
+    grant.consentId,
+    grant.subject,
+    grant.scope.join(' '),
+    JSON.stringify(grant.audience),
+    JSON.stringify(grant.session),
+    grant.issuedAt,
+    grant.expiresAt,
+  ];
+}
+
+function grantOf(row: GrantRow): StoredGrant {
   return {
-    requestId: grant.requestId,
-    clientId: grant.clientId,
-    consentId: grant.consentId,
-    subject: grant.subject,
-    scope: grant.scope.join(' '),
-    audience: [...grant.audience],
-    session: grant.session,
-    issuedAt: grant.issuedAt,
-    expiresAt: grant.expiresAt,
-  };
-}
-
-/**
- * TypeORM's insert typing walks into jsonb columns and cannot follow `unknown` claim values; the
- * columns are complete here, so the row is passed as is.
- */
-function row<T>(columns: Omit<T, 'client' | 'consent'>): QueryDeepPartialEntity<T> {
-  return columns as unknown as QueryDeepPartialEntity<T>;
-}
-
-function grantOf(row: AccessTokenEntity | RefreshTokenEntity | AuthorizationCodeEntity): StoredGrant {
-  return {
-    requestId: row.requestId,
-    clientId: row.clientId,
-    consentId: row.consentId,
+    requestId: row.request_id,
+    clientId: row.client_id,
+    consentId: row.consent_id,
     subject: row.subject,
     scope: row.scope === '' ? [] : row.scope.split(' '),
     audience: row.audience,
     session: row.session,
-    issuedAt: row.issuedAt,
-    expiresAt: row.expiresAt,
+    issuedAt: row.issued_at,
+    expiresAt: row.expires_at,
   };
 }
