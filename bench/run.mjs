@@ -272,6 +272,10 @@ async function runFlowScenario(scenario, flow, env, base) {
   const concurrency = scenario.concurrency ?? settings.connections;
   const ceiling = { url: `${urls.bare}/`, method: 'GET' };
   console.log(`\n${scenario.name} (${concurrency} concurrent flows)`);
+  if (scenario.warmup > 0) {
+    console.log(`  warm-up: ${scenario.warmup} s of unmeasured flows`);
+    await runFlows(flow, scenario.warmup, concurrency);
+  }
   const runs = { scenario: [], bare: [] };
   for (let round = 0; round < settings.rounds; round += 1) {
     const order = round % 2 === 0 ? ['bare', 'scenario'] : ['scenario', 'bare'];
@@ -410,6 +414,10 @@ async function runScenario(scenario, env) {
   };
   const ceiling = { url: `${urls.bare}/`, method: 'GET' };
   console.log(`\n${scenario.name} (${scenario.listener} ${scenario.method} ${resolved.path})`);
+  if (scenario.warmup > 0) {
+    console.log(`  warm-up: ${scenario.warmup} s of unmeasured load`);
+    await load(target, scenario.warmup, settings.connections);
+  }
   const runs = { scenario: [], bare: [] };
   for (let round = 0; round < settings.rounds; round += 1) {
     // Alternate the order (bare first, then scenario first, ...) so a drift in the machine's speed
@@ -585,7 +593,7 @@ async function main() {
     throw new UsageError('dist/src/main.js is missing: run `npm run bench` (it builds first) or `npm run build`');
 
   const perRun = settings.warmup + settings.duration;
-  const estimate = scenarios.length * settings.rounds * 2 * perRun;
+  const estimate = scenarios.length * settings.rounds * 2 * perRun + sum(scenarios.map((scenario) => scenario.warmup ?? 0));
   const external = (process.env.DATABASE_URL ?? '') !== '';
   const cpuList = cpus();
   console.log('Latchkey benchmarks');

@@ -13,6 +13,8 @@
 //   env       optional settings added to the service's environment (one service serves the whole run,
 //             so they apply to every scenario; keep them compatible)
 //   target    optional minimum ratio of the scenario's median req/s to bare Fastify's median req/s
+//   warmup    optional seconds of unmeasured load before the first round (besides BENCH_WARMUP before
+//             every run): for scenarios whose code paths V8 needs longer to compile than one second
 //
 // A flow scenario's setup returns { flow } instead: an async function that runs one complete
 // multi-request flow and throws when a step fails. `concurrency` (default BENCH_CONNECTIONS) flows run

@@ -8,7 +8,10 @@
 // (admin), GET /oauth2/auth with the login verifier (-> consent app), PUT consent accept (admin), GET
 // /oauth2/auth with the consent verifier (-> client, with a code), POST /oauth2/token. Six requests on
 // two listeners, each flow with its own cookies; `concurrency` flows run at once and the figure is
-// completed flows per second (a flow scenario of bench/run.mjs).
+// completed flows per second (a flow scenario of bench/run.mjs). It starts with 30 s of unmeasured
+// flows: at some 50 flows/s, one second of warm-up leaves most of the flow's code (consent, authorize,
+// TypeORM) unoptimised, and V8's compiler was a fifth to a third of the service's CPU in the first rounds
+// (measured: 22-24 ms of service CPU per flow after 1 s of flows, 13-15 after 10 s, 9-11 after 30 s).
 /* global fetch, URLSearchParams */
 import { Buffer } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
@@ -42,6 +45,7 @@ const codeFlowScenario = {
   listener: 'public',
   method: 'FLOW',
   concurrency: 16,
+  warmup: 30,
   setup: async (ctx) => {
     const client = await ctx.admin('POST', '/clients', {
       client_name: 'bench code flow',
