@@ -19,11 +19,11 @@ interface Pending {
 
 /**
  * Stores client_credentials access tokens, the one write on the busiest path, by group commit: the
- * tokens of every request handled in one turn of the event loop go to the database in one multi-row
- * INSERT, and each request answers only once its row is committed (nothing is acknowledged before it
- * is durable). While an INSERT runs, the next batch gathers (a second INSERT starts only once a full
- * batch waits), so batches grow with the load and the database's latency. Under load this turns one
- * round trip and one statement per token into one per batch.
+ * tokens waiting when an INSERT can start (at the end of the event-loop turn, or when the previous
+ * INSERT returns) go to the database in one multi-row INSERT, and each request answers only once its
+ * row is committed (nothing is acknowledged before it is durable). While an INSERT runs, the next batch
+ * gathers (a second INSERT starts only once a full batch waits), so batches grow with the load and the
+ * database's latency. Under load this turns one round trip and one statement per token into one per batch.
  * If a batch fails (e.g. a client was deleted meanwhile and its row breaks the foreign key), its rows
  * are retried one by one, so one bad row fails only its own request.
  */
