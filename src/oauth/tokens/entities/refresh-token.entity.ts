@@ -1,60 +1,18 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { TokenSession } from '../token-session.js';
+import { Column, Entity, Index } from 'typeorm';
+import { tokenRowColumns } from './token-row.columns.js';
 
 /**
  * A row of `oauth2_refresh_tokens`: only the HMAC part of the token is stored. A used (rotated) refresh
  * token stays, inactive, until it expires, so that its replay is recognised and revokes the whole
- * family (RFC 9700 §4.14.2). Revoking deletes the row. Goes with its client and its consent.
+ * family (RFC 9700 §4.14.2). Revoking deletes the row.
  */
 @Entity({ name: 'oauth2_refresh_tokens' })
 @Index('IDX_oauth2_refresh_tokens_request', ['requestId'])
 @Index('IDX_oauth2_refresh_tokens_client', ['clientId'])
 @Index('IDX_oauth2_refresh_tokens_consent', ['consentId'])
 @Index('IDX_oauth2_refresh_tokens_expires_at', ['expiresAt'])
-export class RefreshTokenEntity {
-  @PrimaryColumn({ name: 'signature', type: 'varchar', length: 64, primaryKeyConstraintName: 'PK_oauth2_refresh_tokens' })
-  signature!: string;
-
-  /** The grant family: every code, access and refresh token that came from one authorization. */
-  @Column({ name: 'request_id', type: 'uuid' })
-  requestId!: string;
-
-  @Column({ name: 'client_id', type: 'varchar', length: 255 })
-  clientId!: string;
-
-  @ManyToOne('clients', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'client_id', foreignKeyConstraintName: 'FK_oauth2_refresh_tokens_client' })
-  client?: unknown;
-
-  /** The consent the tokens were granted by; null for client_credentials. */
-  @Column({ name: 'consent_id', type: 'uuid', nullable: true })
-  consentId!: string | null;
-
-  @ManyToOne('oauth2_consent_requests', { onDelete: 'CASCADE', nullable: true })
-  @JoinColumn({ name: 'consent_id', foreignKeyConstraintName: 'FK_oauth2_refresh_tokens_consent' })
-  consent?: unknown;
-
-  /** The local subject (the client_id for client_credentials). */
-  @Column({ name: 'subject', type: 'text' })
-  subject!: string;
-
-  /** Granted scopes, joined by single spaces. */
-  @Column({ name: 'scope', type: 'text' })
-  scope!: string;
-
-  @Column({ name: 'audience', type: 'jsonb' })
-  audience!: string[];
-
-  @Column({ name: 'session', type: 'jsonb' })
-  session!: TokenSession;
-
+export class RefreshTokenEntity extends tokenRowColumns('oauth2_refresh_tokens') {
   /** False once rotated: presenting it again is a replay. */
   @Column({ name: 'active', type: 'boolean' })
   active!: boolean;
-
-  @Column({ name: 'issued_at', type: 'timestamptz' })
-  issuedAt!: Date;
-
-  @Column({ name: 'expires_at', type: 'timestamptz' })
-  expiresAt!: Date;
 }

@@ -1,0 +1,56 @@
+import { Column, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { TokenSession } from '../token-session.js';
+
+/**
+ * The columns every token table shares (codes, access and refresh tokens): the HMAC part of the token,
+ * its grant family, client, consent, subject and grant. A function of the table, because the key and
+ * constraint names carry it. The relations are named by table so that this context imports no other
+ * context's entities; both go with the row (ON DELETE CASCADE).
+ */
+export function tokenRowColumns(table: string) {
+  abstract class TokenRowColumns {
+    /** The HMAC part of an opaque token (or the SHA-256 of a JWT access token's signature). */
+    @PrimaryColumn({ name: 'signature', type: 'varchar', length: 64, primaryKeyConstraintName: `PK_${table}` })
+    signature!: string;
+
+    /** The grant family: every code, access and refresh token that came from one authorization. */
+    @Column({ name: 'request_id', type: 'uuid' })
+    requestId!: string;
+
+    @Column({ name: 'client_id', type: 'varchar', length: 255 })
+    clientId!: string;
+
+    @ManyToOne('clients', { onDelete: 'CASCADE', nullable: false })
+    @JoinColumn({ name: 'client_id', foreignKeyConstraintName: `FK_${table}_client` })
+    client?: unknown;
+
+    /** The consent the tokens were granted by; null for client_credentials. */
+    @Column({ name: 'consent_id', type: 'uuid', nullable: true })
+    consentId!: string | null;
+
+    @ManyToOne('oauth2_consent_requests', { onDelete: 'CASCADE', nullable: true })
+    @JoinColumn({ name: 'consent_id', foreignKeyConstraintName: `FK_${table}_consent` })
+    consent?: unknown;
+
+    /** The local subject (the client_id for client_credentials). */
+    @Column({ name: 'subject', type: 'text' })
+    subject!: string;
+
+    /** Granted scopes, joined by single spaces. */
+    @Column({ name: 'scope', type: 'text' })
+    scope!: string;
+
+    @Column({ name: 'audience', type: 'jsonb' })
+    audience!: string[];
+
+    @Column({ name: 'session', type: 'jsonb' })
+    session!: TokenSession;
+
+    @Column({ name: 'issued_at', type: 'timestamptz' })
+    issuedAt!: Date;
+
+    @Column({ name: 'expires_at', type: 'timestamptz' })
+    expiresAt!: Date;
+  }
+  return TokenRowColumns;
+}
