@@ -1,15 +1,14 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { ClientEntity } from '../../clients/entities/client.entity.js';
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { challengeRequestColumns } from './challenge-request.columns.js';
 import { LoginSessionEntity } from './login-session.entity.js';
-import type { StoredOidcContext } from './stored-oidc-context.js';
-import type { StoredRejection } from './stored-rejection.js';
 
 /**
  * A row of `oauth2_consent_requests`: a consent request and, once the consent app answered, its
  * decision. A granted and redeemed row is a consent session: tokens reference it by `id` (ON DELETE
  * CASCADE), so deleting the row revokes them; a remembered one lets later requests skip the consent
  * app. Challenge, verifier and CSRF value are kept only as SHA-256 (the challenge also sealed, for the
- * consent-session list); the login challenge is the login request's sealed copy.
+ * consent-session list); the login challenge is the login request's sealed copy. `requested_at` is the
+ * login request's: the whole login + consent flow shares one lifetime.
  */
 @Entity({ name: 'oauth2_consent_requests' })
 @Index('UQ_oauth2_consent_requests_challenge_hash', ['challengeHash'], { unique: true })
@@ -18,60 +17,9 @@ import type { StoredRejection } from './stored-rejection.js';
 @Index('IDX_oauth2_consent_requests_client', ['clientId'])
 @Index('IDX_oauth2_consent_requests_login_session', ['loginSessionId'])
 @Index('IDX_oauth2_consent_requests_requested_at', ['requestedAt'])
-export class ConsentRequestEntity {
-  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_oauth2_consent_requests' })
-  id!: string;
-
-  @Column({ name: 'challenge_hash', type: 'char', length: 64 })
-  challengeHash!: string;
-
-  @Column({ name: 'challenge_sealed', type: 'text' })
-  challengeSealed!: string;
-
-  @Column({ name: 'verifier_hash', type: 'char', length: 64, nullable: true })
-  verifierHash!: string | null;
-
-  @Column({ name: 'csrf_hash', type: 'char', length: 64 })
-  csrfHash!: string;
-
-  @Column({ name: 'client_id', type: 'varchar', length: 255 })
-  clientId!: string;
-
-  @ManyToOne(() => ClientEntity, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'client_id', foreignKeyConstraintName: 'FK_oauth2_consent_requests_client' })
-  client?: ClientEntity;
-
+export class ConsentRequestEntity extends challengeRequestColumns('oauth2_consent_requests') {
   @Column({ type: 'varchar', length: 255 })
   subject!: string;
-
-  @Column({ name: 'force_subject_identifier', type: 'varchar', length: 255 })
-  forceSubjectIdentifier!: string;
-
-  @Column({ name: 'request_url', type: 'text' })
-  requestUrl!: string;
-
-  @Column({ name: 'requested_scope', type: 'jsonb' })
-  requestedScope!: string[];
-
-  @Column({ name: 'requested_audience', type: 'jsonb' })
-  requestedAudience!: string[];
-
-  @Column({ name: 'oidc_context', type: 'jsonb' })
-  oidcContext!: StoredOidcContext;
-
-  /** True when a remembered consent covers the request (the consent app may accept at once). */
-  @Column({ type: 'boolean' })
-  skip!: boolean;
-
-  @Column({ type: 'text' })
-  acr!: string;
-
-  @Column({ type: 'jsonb' })
-  amr!: string[];
-
-  /** The login app's `context`, handed on to the consent app. */
-  @Column({ type: 'jsonb' })
-  context!: object;
 
   @Column({ name: 'login_request_id', type: 'uuid' })
   loginRequestId!: string;
@@ -88,24 +36,14 @@ export class ConsentRequestEntity {
   @JoinColumn({ name: 'login_session_id', foreignKeyConstraintName: 'FK_oauth2_consent_requests_login_session' })
   loginSession?: LoginSessionEntity | null;
 
-  /** The login request's: the whole login + consent flow shares one lifetime. */
-  @Column({ name: 'requested_at', type: 'timestamptz' })
-  requestedAt!: Date;
-
   @Column({ name: 'authenticated_at', type: 'timestamptz' })
   authenticatedAt!: Date;
-
-  @Column({ name: 'handled_at', type: 'timestamptz', nullable: true })
-  handledAt!: Date | null;
 
   @Column({ name: 'granted_scope', type: 'jsonb' })
   grantedScope!: string[];
 
   @Column({ name: 'granted_audience', type: 'jsonb' })
   grantedAudience!: string[];
-
-  @Column({ type: 'boolean' })
-  remember!: boolean;
 
   /** Seconds from `requested_at`; 0 = remembered until revoked. */
   @Column({ name: 'remember_for', type: 'integer' })
@@ -118,10 +56,4 @@ export class ConsentRequestEntity {
   /** `session.id_token` of accept: extra claims of the ID token and /userinfo. */
   @Column({ name: 'session_id_token', type: 'jsonb' })
   sessionIdToken!: object;
-
-  @Column({ type: 'jsonb', nullable: true })
-  error!: StoredRejection | null;
-
-  @Column({ name: 'was_used', type: 'boolean' })
-  wasUsed!: boolean;
 }
