@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
+import { runNamed } from '../database/named-statements.js';
 import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from './database-errors.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
-import { redeemVerifier } from './verifier-redemption.js';
+import type { RememberedConsent } from './flow-decisions.js';
+import { CONSENT_REQUEST_COLUMNS, type ConsentRequestRow, jsonb, toConsentRequest } from './request-rows.js';
+import { redeemStatement, redeemVerifier } from './verifier-redemption.js';
 
 /** What accept or reject writes on a consent request. */
 export type ConsentDecision = Pick<
@@ -27,55 +30,136 @@ export type ConsentDecision = Pick<
  */
 const REMEMBERED_CANDIDATES = 100;
 
+/**
+ * The statements of every authorization (see runNamed); the admin lists and the janitor's deletes
+ * stay on TypeORM.
+ */
+const STATEMENTS = {
+  insert: {
+    name: 'consent_insertConsentRequest',
+    text: `INSERT INTO "oauth2_consent_requests" (${CONSENT_REQUEST_COLUMNS})
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25,
+        $26, $27, $28, $29, $30)`,
+  },
+  findByChallengeHash: {
+    name: 'consent_findConsentRequest',
+    text: `SELECT ${CONSENT_REQUEST_COLUMNS} FROM "oauth2_consent_requests" WHERE "challenge_hash" = $1`,
+  },
+  handle: {
+    name: 'consent_handleConsentRequest',
+    text: `UPDATE "oauth2_consent_requests" SET "verifier_hash" = $2, "granted_scope" = $3, "granted_audience" = $4,
+      "remember" = $5, "remember_for" = $6, "session_access_token" = $7, "session_id_token" = $8, "handled_at" = $9, "error" = $10
+      WHERE "id" = $1 AND "was_used" = false`,
+  },
+  redeem: redeemStatement('consent_redeemConsentRequest', 'oauth2_consent_requests', '"handled_at" IS NOT NULL', CONSENT_REQUEST_COLUMNS),
+  /** The consent sessions of `sessions()` below, one client's; only what a skip weighs (decideConsentSkip). */
+  findRemembered: {
+    name: 'consent_findRememberedConsents',
+    text: `SELECT "granted_scope", "granted_audience" FROM "oauth2_consent_requests"
+      WHERE "subject" = $1 AND "client_id" = $2
+        AND "was_used" = true AND "error" IS NULL AND "remember" = true AND "skip" = false
+        AND ("remember_for" = 0 OR "requested_at" + "remember_for" * interval '1 second' > $3)
+      ORDER BY "requested_at" DESC LIMIT ${REMEMBERED_CANDIDATES}`,
+  },
+  forcedSubjectIdentifier: {
+    name: 'consent_forcedSubjectIdentifier',
+    text: `SELECT "force_subject_identifier" FROM "oauth2_consent_requests"
+      WHERE "subject" = $1 AND "client_id" = $2 AND "was_used" = true AND "error" IS NULL AND "force_subject_identifier" <> ''
+      ORDER BY "requested_at" DESC LIMIT 1`,
+  },
+} as const;
+
 /** The `oauth2_consent_requests` table: consent requests, and the consent sessions they become. */
 @Injectable()
 export class ConsentRequestsRepository {
-  constructor(@InjectRepository(ConsentRequestEntity) private readonly rows: Repository<ConsentRequestEntity>) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(ConsentRequestEntity) private readonly rows: Repository<ConsentRequestEntity>,
+  ) {}
 
   async insert(request: ConsentRequestEntity): Promise<void> {
     try {
-      await this.rows.insert(request);
+      await runNamed(this.dataSource, STATEMENTS.insert, [
+        request.id,
+        request.challengeHash,
+        request.challengeSealed,
+        request.verifierHash,
+        request.csrfHash,
+        request.clientId,
+        request.requestUrl,
+        jsonb(request.requestedScope),
+        jsonb(request.requestedAudience),
+        jsonb(request.oidcContext),
+        request.skip,
+        request.requestedAt,
+        request.handledAt,
+        request.remember,
+        request.acr,
+        jsonb(request.amr),
+        jsonb(request.context),
+        request.forceSubjectIdentifier,
+        jsonb(request.error),
+        request.wasUsed,
+        request.subject,
+        request.loginRequestId,
+        request.loginChallengeSealed,
+        request.loginSessionId,
+        request.authenticatedAt,
+        jsonb(request.grantedScope),
+        jsonb(request.grantedAudience),
+        request.rememberFor,
+        jsonb(request.sessionAccessToken),
+        jsonb(request.sessionIdToken),
+      ]);
     } catch (error) {
       if (isForeignKeyViolation(error)) throw ConsentError.loginRequired('The login session or the client ended during the flow.');
       throw error;
     }
   }
 
-  findByChallengeHash(challengeHash: string): Promise<ConsentRequestEntity | null> {
-    return this.rows.findOneBy({ challengeHash });
+  async findByChallengeHash(challengeHash: string): Promise<ConsentRequestEntity | null> {
+    const [row] = (await runNamed<ConsentRequestRow>(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash])).rows;
+    return row === undefined ? null : toConsentRequest(row);
   }
 
   /** Records (or replaces) the decision until the browser redeems the verifier. */
   async handle(id: string, decision: ConsentDecision): Promise<boolean> {
-    const result = await this.rows.createQueryBuilder().update().set(decision).where('id = :id AND was_used = false', { id }).execute();
-    return result.affected === 1;
+    const result = await runNamed(this.dataSource, STATEMENTS.handle, [
+      id,
+      decision.verifierHash,
+      jsonb(decision.grantedScope),
+      jsonb(decision.grantedAudience),
+      decision.remember,
+      decision.rememberFor,
+      jsonb(decision.sessionAccessToken),
+      jsonb(decision.sessionIdToken),
+      decision.handledAt,
+      jsonb(decision.error),
+    ]);
+    return result.rowCount === 1;
   }
 
   /** Redeems a verifier once (see LoginRequestsRepository.redeem). */
   redeem(verifierHash: string): Promise<ConsentRequestEntity | null> {
-    return redeemVerifier(this.rows, verifierHash, 'handled_at IS NOT NULL');
+    return redeemVerifier(this.dataSource, STATEMENTS.redeem, verifierHash, toConsentRequest);
   }
 
-  /** Remembered, unexpired consents of a subject for a client, newest first. */
-  findRemembered(subject: string, clientId: string, now: Date): Promise<ConsentRequestEntity[]> {
-    return this.sessions(subject, now)
-      .andWhere('consent.clientId = :clientId', { clientId })
-      .orderBy('consent.requestedAt', 'DESC')
-      .limit(REMEMBERED_CANDIDATES)
-      .getMany();
+  /** What the remembered, unexpired consents of a subject for a client granted, newest first. */
+  async findRemembered(subject: string, clientId: string, now: Date): Promise<RememberedConsent[]> {
+    const result = await runNamed<{ granted_scope: string[]; granted_audience: string[] }>(this.dataSource, STATEMENTS.findRemembered, [
+      subject,
+      clientId,
+      now,
+    ]);
+    return result.rows.map((row) => ({ grantedScope: row.granted_scope, grantedAudience: row.granted_audience }));
   }
 
   /** The subject identifier last forced for this subject at this client, '' when none. */
   async forcedSubjectIdentifier(subject: string, clientId: string): Promise<string> {
-    const row = await this.rows
-      .createQueryBuilder('consent')
-      .select('consent.forceSubjectIdentifier', 'forced')
-      .where('consent.subject = :subject AND consent.clientId = :clientId', { subject, clientId })
-      .andWhere("consent.wasUsed = true AND consent.error IS NULL AND consent.forceSubjectIdentifier <> ''")
-      .orderBy('consent.requestedAt', 'DESC')
-      .limit(1)
-      .getRawOne<{ forced: string }>();
-    return row?.forced ?? '';
+    const [row] = (
+      await runNamed<{ force_subject_identifier: string }>(this.dataSource, STATEMENTS.forcedSubjectIdentifier, [subject, clientId])
+    ).rows;
+    return row?.force_subject_identifier ?? '';
   }
 
   /**

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
+import { runNamed } from '../database/named-statements.js';
 import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from './database-errors.js';
 import { LoginRequestEntity } from './entities/login-request.entity.js';
-import { redeemVerifier } from './verifier-redemption.js';
+import { jsonb, LOGIN_REQUEST_COLUMNS, type LoginRequestRow, toLoginRequest } from './request-rows.js';
+import { redeemStatement, redeemVerifier } from './verifier-redemption.js';
 
 /** What accept or reject writes on a login request. */
 export type LoginDecision = Pick<
@@ -22,28 +24,91 @@ export type LoginDecision = Pick<
   | 'error'
 >;
 
+/** The statements of every authorization (see runNamed); the janitor's delete stays on TypeORM. */
+const STATEMENTS = {
+  insert: {
+    name: 'consent_insertLoginRequest',
+    text: `INSERT INTO "oauth2_login_requests" (${LOGIN_REQUEST_COLUMNS})
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+  },
+  findByChallengeHash: {
+    name: 'consent_findLoginRequest',
+    text: `SELECT ${LOGIN_REQUEST_COLUMNS} FROM "oauth2_login_requests" WHERE "challenge_hash" = $1`,
+  },
+  handle: {
+    name: 'consent_handleLoginRequest',
+    text: `UPDATE "oauth2_login_requests" SET "verifier_hash" = $2, "subject" = $3, "remember" = $4, "remember_for" = $5,
+      "acr" = $6, "amr" = $7, "context" = $8, "force_subject_identifier" = $9, "authenticated_at" = $10, "handled_at" = $11,
+      "error" = $12
+      WHERE "id" = $1 AND "handled_at" IS NULL`,
+  },
+  redeem: redeemStatement('consent_redeemLoginRequest', 'oauth2_login_requests', '"handled_at" IS NOT NULL', LOGIN_REQUEST_COLUMNS),
+} as const;
+
 /** The `oauth2_login_requests` table. */
 @Injectable()
 export class LoginRequestsRepository {
-  constructor(@InjectRepository(LoginRequestEntity) private readonly rows: Repository<LoginRequestEntity>) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(LoginRequestEntity) private readonly rows: Repository<LoginRequestEntity>,
+  ) {}
 
   async insert(request: LoginRequestEntity): Promise<void> {
     try {
-      await this.rows.insert(request);
+      await runNamed(this.dataSource, STATEMENTS.insert, [
+        request.id,
+        request.challengeHash,
+        request.challengeSealed,
+        request.verifierHash,
+        request.csrfHash,
+        request.clientId,
+        request.requestUrl,
+        jsonb(request.requestedScope),
+        jsonb(request.requestedAudience),
+        jsonb(request.oidcContext),
+        request.skip,
+        request.requestedAt,
+        request.handledAt,
+        request.remember,
+        request.acr,
+        jsonb(request.amr),
+        jsonb(request.context),
+        request.forceSubjectIdentifier,
+        jsonb(request.error),
+        request.wasUsed,
+        request.subject,
+        request.loginSessionId,
+        request.authenticatedAt,
+        request.rememberFor,
+      ]);
     } catch (error) {
       if (isForeignKeyViolation(error)) throw ConsentError.invalidRequest('The OAuth 2.0 client of this request no longer exists.');
       throw error;
     }
   }
 
-  findByChallengeHash(challengeHash: string): Promise<LoginRequestEntity | null> {
-    return this.rows.findOneBy({ challengeHash });
+  async findByChallengeHash(challengeHash: string): Promise<LoginRequestEntity | null> {
+    const [row] = (await runNamed<LoginRequestRow>(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash])).rows;
+    return row === undefined ? null : toLoginRequest(row);
   }
 
   /** Records the decision unless one was recorded already (a login request is answered once). */
   async handle(id: string, decision: LoginDecision): Promise<boolean> {
-    const result = await this.rows.createQueryBuilder().update().set(decision).where('id = :id AND handled_at IS NULL', { id }).execute();
-    return result.affected === 1;
+    const result = await runNamed(this.dataSource, STATEMENTS.handle, [
+      id,
+      decision.verifierHash,
+      decision.subject,
+      decision.remember,
+      decision.rememberFor,
+      decision.acr,
+      jsonb(decision.amr),
+      jsonb(decision.context),
+      decision.forceSubjectIdentifier,
+      decision.authenticatedAt,
+      decision.handledAt,
+      jsonb(decision.error),
+    ]);
+    return result.rowCount === 1;
   }
 
   /**
@@ -51,7 +116,7 @@ export class LoginRequestsRepository {
    * request has it. The UPDATE decides, so of two browsers racing with one verifier only one wins.
    */
   redeem(verifierHash: string): Promise<LoginRequestEntity | null> {
-    return redeemVerifier(this.rows, verifierHash, 'handled_at IS NOT NULL');
+    return redeemVerifier(this.dataSource, STATEMENTS.redeem, verifierHash, toLoginRequest);
   }
 
   /** Login requests of flows that can no longer complete; what a consent needs was copied to it. */

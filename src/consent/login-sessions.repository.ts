@@ -1,45 +1,74 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
+import { runNamed } from '../database/named-statements.js';
 import { isUuid } from './database-errors.js';
 import { LoginSessionEntity } from './entities/login-session.entity.js';
+import { LOGIN_SESSION_COLUMNS, type LoginSessionRow, toLoginSession } from './request-rows.js';
+
+/** A remembered session inside its window (for `$2`, now). */
+const REMEMBERED = `"remember" = true AND ("expires_at" IS NULL OR "expires_at" > $2)`;
+
+/** The statements of every authorization (see runNamed); logout, revocation and the janitor stay on TypeORM. */
+const STATEMENTS = {
+  findRememberedByToken: {
+    name: 'consent_findRememberedSessionByToken',
+    text: `SELECT ${LOGIN_SESSION_COLUMNS} FROM "oauth2_authentication_sessions" WHERE "token_hash" = $1 AND ${REMEMBERED}`,
+  },
+  findRememberedById: {
+    name: 'consent_findRememberedSessionById',
+    text: `SELECT ${LOGIN_SESSION_COLUMNS} FROM "oauth2_authentication_sessions" WHERE "id" = $1 AND ${REMEMBERED}`,
+  },
+  upsert: {
+    name: 'consent_upsertSession',
+    text: `INSERT INTO "oauth2_authentication_sessions" (${LOGIN_SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+      ON CONFLICT ("id") DO UPDATE SET "token_hash" = EXCLUDED."token_hash", "subject" = EXCLUDED."subject",
+        "authenticated_at" = EXCLUDED."authenticated_at", "remember" = EXCLUDED."remember", "expires_at" = EXCLUDED."expires_at"`,
+  },
+  extend: {
+    name: 'consent_extendSession',
+    text: `UPDATE "oauth2_authentication_sessions" SET "expires_at" = $4
+      WHERE "id" = $1 AND "token_hash" = $3 AND ${REMEMBERED}`,
+  },
+} as const;
 
 /** The `oauth2_authentication_sessions` table. */
 @Injectable()
 export class LoginSessionsRepository {
-  constructor(@InjectRepository(LoginSessionEntity) private readonly rows: Repository<LoginSessionEntity>) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(LoginSessionEntity) private readonly rows: Repository<LoginSessionEntity>,
+  ) {}
 
   /** The remembered, unexpired session whose cookie digest this is, or null. */
-  findRememberedByToken(tokenHash: string, now: Date): Promise<LoginSessionEntity | null> {
-    return this.remembered(now).andWhere('session.tokenHash = :tokenHash', { tokenHash }).getOne();
+  async findRememberedByToken(tokenHash: string, now: Date): Promise<LoginSessionEntity | null> {
+    const [row] = (await runNamed<LoginSessionRow>(this.dataSource, STATEMENTS.findRememberedByToken, [tokenHash, now])).rows;
+    return row === undefined ? null : toLoginSession(row);
   }
 
   /** The remembered, unexpired session with this id (`sid`), or null. */
   async findRememberedById(id: string, now: Date): Promise<LoginSessionEntity | null> {
     if (!isUuid(id)) return null;
-    return this.remembered(now).andWhere('session.id = :id', { id }).getOne();
+    const [row] = (await runNamed<LoginSessionRow>(this.dataSource, STATEMENTS.findRememberedById, [id, now])).rows;
+    return row === undefined ? null : toLoginSession(row);
   }
 
   /** Creates the session or, when a browser logs in again under the same sid, overwrites it. */
   async upsert(session: LoginSessionEntity): Promise<void> {
-    await this.rows
-      .createQueryBuilder()
-      .insert()
-      .values(session)
-      .orUpdate(['token_hash', 'subject', 'authenticated_at', 'remember', 'expires_at'], ['id'])
-      .execute();
+    await runNamed(this.dataSource, STATEMENTS.upsert, [
+      session.id,
+      session.tokenHash,
+      session.subject,
+      session.authenticatedAt,
+      session.remember,
+      session.expiresAt,
+    ]);
   }
 
   /** Moves the end of a remembered session's window, if the session still exists under this cookie. */
   async extend(id: string, tokenHash: string, expiresAt: Date | null, now: Date): Promise<boolean> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ expiresAt })
-      .where('id = :id AND token_hash = :tokenHash AND remember = true', { id, tokenHash })
-      .andWhere('(expires_at IS NULL OR expires_at > :now)', { now })
-      .execute();
-    return result.affected === 1;
+    const result = await runNamed(this.dataSource, STATEMENTS.extend, [id, now, tokenHash, expiresAt]);
+    return result.rowCount === 1;
   }
 
   async deleteById(id: string): Promise<void> {
@@ -61,12 +90,5 @@ export class LoginSessionsRepository {
       .orWhere('(remember = false AND authenticated_at < :flowCutoff)', { flowCutoff })
       .execute();
     return result.affected ?? 0;
-  }
-
-  private remembered(now: Date) {
-    return this.rows
-      .createQueryBuilder('session')
-      .where('session.remember = true')
-      .andWhere('(session.expiresAt IS NULL OR session.expiresAt > :now)', { now });
   }
 }

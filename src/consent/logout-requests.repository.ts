@@ -1,47 +1,81 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
+import { runNamed } from '../database/named-statements.js';
 import { LogoutRequestEntity } from './entities/logout-request.entity.js';
-import { redeemVerifier } from './verifier-redemption.js';
+import { LOGOUT_REQUEST_COLUMNS, type LogoutRequestRow, toLogoutRequest } from './request-rows.js';
+import { redeemStatement, redeemVerifier } from './verifier-redemption.js';
+
+/** The hand-off's statements (see runNamed); the janitor's delete stays on TypeORM. */
+const STATEMENTS = {
+  insert: {
+    name: 'consent_insertLogoutRequest',
+    text: `INSERT INTO "oauth2_logout_requests" (${LOGOUT_REQUEST_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+  },
+  findByChallengeHash: {
+    name: 'consent_findLogoutRequest',
+    text: `SELECT ${LOGOUT_REQUEST_COLUMNS} FROM "oauth2_logout_requests" WHERE "challenge_hash" = $1`,
+  },
+  accept: {
+    name: 'consent_acceptLogoutRequest',
+    text: `UPDATE "oauth2_logout_requests" SET "accepted" = true, "verifier_hash" = $2
+      WHERE "id" = $1 AND "was_used" = false AND "rejected" = false`,
+  },
+  reject: {
+    name: 'consent_rejectLogoutRequest',
+    text: `UPDATE "oauth2_logout_requests" SET "rejected" = true, "verifier_hash" = NULL WHERE "id" = $1 AND "was_used" = false`,
+  },
+  redeem: redeemStatement(
+    'consent_redeemLogoutRequest',
+    'oauth2_logout_requests',
+    '"accepted" = true AND "rejected" = false',
+    LOGOUT_REQUEST_COLUMNS,
+  ),
+} as const;
 
 /** The `oauth2_logout_requests` table. */
 @Injectable()
 export class LogoutRequestsRepository {
-  constructor(@InjectRepository(LogoutRequestEntity) private readonly rows: Repository<LogoutRequestEntity>) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(LogoutRequestEntity) private readonly rows: Repository<LogoutRequestEntity>,
+  ) {}
 
   async insert(request: LogoutRequestEntity): Promise<void> {
-    await this.rows.insert(request);
+    await runNamed(this.dataSource, STATEMENTS.insert, [
+      request.id,
+      request.challengeHash,
+      request.verifierHash,
+      request.subject,
+      request.sessionId,
+      request.requestUrl,
+      request.rpInitiated,
+      request.postLogoutRedirectUri,
+      request.accepted,
+      request.rejected,
+      request.wasUsed,
+      request.requestedAt,
+    ]);
   }
 
-  findByChallengeHash(challengeHash: string): Promise<LogoutRequestEntity | null> {
-    return this.rows.findOneBy({ challengeHash });
+  async findByChallengeHash(challengeHash: string): Promise<LogoutRequestEntity | null> {
+    const [row] = (await runNamed<LogoutRequestRow>(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash])).rows;
+    return row === undefined ? null : toLogoutRequest(row);
   }
 
   /** Accepts (again: a new verifier replaces the old one) unless used or rejected meanwhile. */
   async accept(id: string, verifierHash: string): Promise<boolean> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ accepted: true, verifierHash })
-      .where('id = :id AND was_used = false AND rejected = false', { id })
-      .execute();
-    return result.affected === 1;
+    return (await runNamed(this.dataSource, STATEMENTS.accept, [id, verifierHash])).rowCount === 1;
   }
 
   /** Rejects unless used meanwhile; a rejected request can no longer be read or redeemed. */
   async reject(id: string): Promise<boolean> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ rejected: true, verifierHash: null })
-      .where('id = :id AND was_used = false', { id })
-      .execute();
-    return result.affected === 1;
+    return (await runNamed(this.dataSource, STATEMENTS.reject, [id])).rowCount === 1;
   }
 
   /** Redeems an accepted request's verifier once (see LoginRequestsRepository.redeem). */
   redeem(verifierHash: string): Promise<LogoutRequestEntity | null> {
-    return redeemVerifier(this.rows, verifierHash, 'accepted = true AND rejected = false');
+    return redeemVerifier(this.dataSource, STATEMENTS.redeem, verifierHash, toLogoutRequest);
   }
 
   async deleteRequestedBefore(cutoff: Date): Promise<number> {

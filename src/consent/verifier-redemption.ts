@@ -1,29 +1,30 @@
-import type { FindOptionsWhere, QueryDeepPartialEntity, Repository } from 'typeorm';
-
-/** The columns every hand-off request table has for its verifier. */
-interface RedeemableRequest {
-  wasUsed: boolean;
-  verifierHash: string | null;
-}
+import type pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { type NamedStatement, runNamed } from '../database/named-statements.js';
 
 /**
- * Redeems a verifier of a login, consent or logout request: marks the one answered, unused request
- * holding it used and returns it, or null when there is none. The UPDATE decides, so of two browsers
- * racing with one verifier only one wins. `answered` is the table's SQL condition for "the app has
- * answered and the answer lets the flow go on".
+ * The statement that redeems a verifier of a login, consent or logout request: marks the one
+ * answered, unused request holding it used and returns it, in one round trip. The UPDATE decides, so
+ * of two browsers racing with one verifier only one wins (the loser waits for the winner's row lock,
+ * then sees `was_used` and matches nothing). `answered` is the table's SQL condition for "the app has
+ * answered and the answer lets the flow go on"; `columns` what it returns.
  */
-export async function redeemVerifier<T extends RedeemableRequest>(
-  rows: Repository<T>,
+export function redeemStatement(name: string, table: string, answered: string, columns: string): NamedStatement {
+  return {
+    name,
+    text: `UPDATE "${table}" SET "was_used" = true
+      WHERE "verifier_hash" = $1 AND "was_used" = false AND ${answered}
+      RETURNING ${columns}`,
+  };
+}
+
+/** Runs a redeem statement: the redeemed request, or null when no answered, unused request has this verifier. */
+export async function redeemVerifier<R extends pg.QueryResultRow, T>(
+  dataSource: DataSource,
+  statement: NamedStatement,
   verifierHash: string,
-  answered: string,
+  map: (row: R) => T,
 ): Promise<T | null> {
-  const result = await rows
-    .createQueryBuilder()
-    .update()
-    // TypeScript cannot resolve TypeORM's mapped types over a generic T; the constraint guarantees the column.
-    .set({ wasUsed: true } as unknown as QueryDeepPartialEntity<T>)
-    .where(`verifier_hash = :verifierHash AND was_used = false AND ${answered}`, { verifierHash })
-    .execute();
-  if (result.affected !== 1) return null;
-  return rows.findOneBy({ verifierHash } as FindOptionsWhere<T>);
+  const [row] = (await runNamed<R>(dataSource, statement, [verifierHash])).rows;
+  return row === undefined ? null : map(row);
 }

@@ -572,6 +572,23 @@ describe('verifiers bound to the browser', () => {
     expect(replay.get('error')).toBe('access_denied');
     expect(replay.has('code')).toBe(false);
   });
+
+  it('S14: of several redemptions of one verifier at once, exactly one goes on', async () => {
+    const browser = new OAuthBrowser(app);
+    const loginRedirect = await browser.acceptLogin(await browser.authorize(query()));
+    const logins = await Promise.all(Array.from({ length: 4 }, () => browser.get(loginRedirect)));
+    const locations = logins.map((response) => browser.redirectOf(response));
+    const consentLocations = locations.filter((location) => !location.startsWith(CALLBACK));
+    expect(consentLocations).toHaveLength(1);
+    const refusals = locations.filter((location) => location.startsWith(CALLBACK)).map((location) => clientParams(location).get('error'));
+    expect(refusals).toEqual(['access_denied', 'access_denied', 'access_denied']);
+
+    const consentRedirect = await browser.acceptConsent(consentLocations[0]!);
+    const grants = await Promise.all(Array.from({ length: 4 }, () => browser.get(consentRedirect)));
+    const params = grants.map((response) => clientParams(browser.redirectOf(response)));
+    expect(params.filter((param) => param.has('code'))).toHaveLength(1);
+    expect(params.filter((param) => param.get('error') === 'access_denied')).toHaveLength(3);
+  });
 });
 
 describe('lifetimes are configurable', () => {
