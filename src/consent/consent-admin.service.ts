@@ -64,30 +64,25 @@ export class ConsentAdminService {
 
   /**
    * Records that the subject authenticated. A skipped request must keep its subject, is remembered
-   * again and keeps the session's authentication time. Answered once: a second accept (or reject) is 409.
+   * again and keeps the session's authentication time. Answered once: a second accept (or reject) is
+   * 409. One UPDATE decides and answers; only when it matches nothing is the request read, to tell why.
    */
   async acceptLoginRequest(challenge: string, body: AcceptLoginRequestDto): Promise<string> {
-    const request = await this.unansweredLoginRequest(challenge);
-    if (request.skip && body.subject !== request.subject) {
-      throw ConsentError.invalidRequest('subject: does not match the subject of the remembered login session.', { field: 'subject' });
-    }
     const verifier = newFlowSecret();
     const now = new Date();
-    const recorded = await this.loginRequests.handle(request.id, {
+    const requestUrl = await this.loginRequests.accept(digestOf(challenge), this.liveSince(now), {
       verifierHash: digestOf(verifier),
       subject: body.subject,
-      remember: request.skip || (body.remember ?? false),
+      remember: body.remember ?? false,
       rememberFor: body.remember_for ?? 0,
       acr: body.acr ?? '',
       amr: body.amr ?? [],
       context: body.context ?? {},
       forceSubjectIdentifier: body.force_subject_identifier ?? '',
-      authenticatedAt: request.skip ? request.authenticatedAt : now,
       handledAt: now,
-      error: null,
     });
-    if (!recorded) throw ConsentError.conflict('login');
-    return withQueryParameter(request.requestUrl, 'login_verifier', verifier);
+    if (requestUrl === null) throw await this.loginAcceptRefusal(challenge, body.subject);
+    return withQueryParameter(requestUrl, 'login_verifier', verifier);
   }
 
   async rejectLoginRequest(challenge: string, body: RejectRequestDto): Promise<string> {
@@ -115,11 +110,14 @@ export class ConsentAdminService {
     return this.consentView(request, challenge);
   }
 
-  /** Records what was granted; until the browser redeems the verifier a new answer replaces the old one (and its verifier). */
+  /**
+   * Records what was granted; until the browser redeems the verifier a new answer replaces the old one
+   * (and its verifier). One UPDATE decides and answers; only when it matches nothing is the request read.
+   */
   async acceptConsentRequest(challenge: string, body: AcceptConsentRequestDto): Promise<string> {
-    const request = await this.unusedConsentRequest(challenge);
     const verifier = newFlowSecret();
-    const recorded = await this.consentRequests.handle(request.id, {
+    const now = new Date();
+    const requestUrl = await this.consentRequests.accept(digestOf(challenge), this.liveSince(now), {
       verifierHash: digestOf(verifier),
       grantedScope: body.grant_scope ?? [],
       grantedAudience: body.grant_access_token_audience ?? [],
@@ -127,11 +125,13 @@ export class ConsentAdminService {
       rememberFor: body.remember_for ?? 0,
       sessionAccessToken: body.session?.access_token ?? {},
       sessionIdToken: body.session?.id_token ?? {},
-      handledAt: new Date(),
-      error: null,
+      handledAt: now,
     });
-    if (!recorded) throw ConsentError.conflict('consent');
-    return withQueryParameter(request.requestUrl, 'consent_verifier', verifier);
+    if (requestUrl === null) {
+      await this.unusedConsentRequest(challenge);
+      throw ConsentError.conflict('consent');
+    }
+    return withQueryParameter(requestUrl, 'consent_verifier', verifier);
   }
 
   async rejectConsentRequest(challenge: string, body: RejectRequestDto): Promise<string> {
@@ -184,6 +184,23 @@ export class ConsentAdminService {
   /** Deletes a subject's consents (for one client, or all): skips stop, and the tokens they yielded are revoked. */
   async revokeConsentSessions(subject: string, clientId: string | undefined): Promise<void> {
     await this.consentRequests.deleteBySubject(subject, clientId);
+  }
+
+  /** The oldest `requested_at` of a request still live at `now` (the contrary of flowExpired). */
+  private liveSince(now: Date): Date {
+    return new Date(now.getTime() - this.ttlSeconds * 1000);
+  }
+
+  /**
+   * Why an accept matched nothing, in the order of the checks: unknown or expired (404), answered or
+   * redeemed (409), a skip accepted for another subject (400); else it lost a race to another answer (409).
+   */
+  private async loginAcceptRefusal(challenge: string, subject: string): Promise<ConsentError> {
+    const request = await this.unansweredLoginRequest(challenge);
+    if (request.skip && subject !== request.subject) {
+      return ConsentError.invalidRequest('subject: does not match the subject of the remembered login session.', { field: 'subject' });
+    }
+    return ConsentError.conflict('login');
   }
 
   private async liveLoginRequest(challenge: string): Promise<LoginRequestEntity> {

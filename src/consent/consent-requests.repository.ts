@@ -24,6 +24,9 @@ export type ConsentDecision = Pick<
   | 'error'
 >;
 
+/** What accept writes on a consent request (see ConsentRequestsRepository.accept). */
+export type ConsentAcceptance = Omit<ConsentDecision, 'handledAt' | 'error'> & { readonly handledAt: Date };
+
 /**
  * How many remembered consents of one subject and client are weighed for a skip, newest first. Each
  * one comes from a real consent screen, so more than this means the older ones no longer matter.
@@ -50,6 +53,14 @@ const STATEMENTS = {
     text: `UPDATE "oauth2_consent_requests" SET "verifier_hash" = $2, "granted_scope" = $3, "granted_audience" = $4,
       "remember" = $5, "remember_for" = $6, "session_access_token" = $7, "session_id_token" = $8, "handled_at" = $9, "error" = $10
       WHERE "id" = $1 AND "was_used" = false`,
+  },
+  /** Accept, decided by the UPDATE's conditions: a live (`requested_at` not before $10), unredeemed request. */
+  accept: {
+    name: 'consent_acceptConsentRequest',
+    text: `UPDATE "oauth2_consent_requests" SET "verifier_hash" = $2, "granted_scope" = $3, "granted_audience" = $4,
+      "remember" = $5, "remember_for" = $6, "session_access_token" = $7, "session_id_token" = $8, "handled_at" = $9, "error" = NULL
+      WHERE "challenge_hash" = $1 AND "requested_at" >= $10 AND "was_used" = false
+      RETURNING "request_url"`,
   },
   redeem: redeemStatement('consent_redeemConsentRequest', 'oauth2_consent_requests', '"handled_at" IS NOT NULL', CONSENT_REQUEST_COLUMNS),
   /** The consent sessions of `sessions()` below, one client's; only what a skip weighs (decideConsentSkip). */
@@ -137,6 +148,27 @@ export class ConsentRequestsRepository {
       jsonb(decision.error),
     ]);
     return result.rowCount === 1;
+  }
+
+  /**
+   * Accepts (or accepts again, replacing the earlier answer and its verifier) the request with this
+   * challenge in one round trip when it is live (requested at `requestedSince` or later) and not
+   * redeemed. Returns its request URL, or null when not (the caller reads the request to tell why).
+   */
+  async accept(challengeHash: string, requestedSince: Date, acceptance: ConsentAcceptance): Promise<string | null> {
+    const result = await runNamed<{ request_url: string }>(this.dataSource, STATEMENTS.accept, [
+      challengeHash,
+      acceptance.verifierHash,
+      jsonb(acceptance.grantedScope),
+      jsonb(acceptance.grantedAudience),
+      acceptance.remember,
+      acceptance.rememberFor,
+      jsonb(acceptance.sessionAccessToken),
+      jsonb(acceptance.sessionIdToken),
+      acceptance.handledAt,
+      requestedSince,
+    ]);
+    return result.rows[0]?.request_url ?? null;
   }
 
   /** Redeems a verifier once (see LoginRequestsRepository.redeem). */

@@ -24,6 +24,14 @@ export type LoginDecision = Pick<
   | 'error'
 >;
 
+/** What accept writes on a login request (see LoginRequestsRepository.accept). */
+export type LoginAcceptance = Pick<
+  LoginDecision,
+  'verifierHash' | 'subject' | 'remember' | 'rememberFor' | 'acr' | 'amr' | 'context' | 'forceSubjectIdentifier'
+> & {
+  readonly handledAt: Date;
+};
+
 /** The statements of every authorization (see runNamed); the janitor's delete stays on TypeORM. */
 const STATEMENTS = {
   insert: {
@@ -41,6 +49,20 @@ const STATEMENTS = {
       "acr" = $6, "amr" = $7, "context" = $8, "force_subject_identifier" = $9, "authenticated_at" = $10, "handled_at" = $11,
       "error" = $12
       WHERE "id" = $1 AND "handled_at" IS NULL`,
+  },
+  /**
+   * Accept, decided by the UPDATE's conditions: a live (`requested_at` not before $11), unanswered
+   * request whose subject, when it was a skip, is the one accepted. A skip stays remembered and keeps
+   * the session's authentication time.
+   */
+  accept: {
+    name: 'consent_acceptLoginRequest',
+    text: `UPDATE "oauth2_login_requests" SET "verifier_hash" = $2, "subject" = $3, "remember" = ("skip" OR $4),
+      "remember_for" = $5, "acr" = $6, "amr" = $7, "context" = $8, "force_subject_identifier" = $9,
+      "authenticated_at" = CASE WHEN "skip" THEN "authenticated_at" ELSE $10 END, "handled_at" = $10, "error" = NULL
+      WHERE "challenge_hash" = $1 AND "requested_at" >= $11 AND "was_used" = false AND "handled_at" IS NULL
+        AND ("skip" = false OR "subject" = $3)
+      RETURNING "request_url"`,
   },
   redeem: redeemStatement('consent_redeemLoginRequest', 'oauth2_login_requests', '"handled_at" IS NOT NULL', LOGIN_REQUEST_COLUMNS),
 } as const;
@@ -109,6 +131,28 @@ export class LoginRequestsRepository {
       jsonb(decision.error),
     ]);
     return result.rowCount === 1;
+  }
+
+  /**
+   * Accepts the request with this challenge in one round trip when it is live (requested at
+   * `requestedSince` or later), unanswered, and, if it was a skip, accepted for its own subject.
+   * Returns its request URL, or null when any of that fails (the caller reads the request to tell why).
+   */
+  async accept(challengeHash: string, requestedSince: Date, acceptance: LoginAcceptance): Promise<string | null> {
+    const result = await runNamed<{ request_url: string }>(this.dataSource, STATEMENTS.accept, [
+      challengeHash,
+      acceptance.verifierHash,
+      acceptance.subject,
+      acceptance.remember,
+      acceptance.rememberFor,
+      acceptance.acr,
+      jsonb(acceptance.amr),
+      jsonb(acceptance.context),
+      acceptance.forceSubjectIdentifier,
+      acceptance.handledAt,
+      requestedSince,
+    ]);
+    return result.rows[0]?.request_url ?? null;
   }
 
   /**

@@ -463,6 +463,18 @@ describe('S17: requests past TTL_LOGIN_CONSENT_REQUEST', () => {
     expect(late.status).toBe(401);
     expect(authorizeError(late)).toBe('request_unauthorized');
   });
+
+  it('an expired request that was never answered cannot be accepted (404), login or consent', async () => {
+    const loginChallenge = challengeOf(await new OAuthBrowser(app).authorize(query()), 'login');
+    const consentChallenge = challengeOf(await untilConsent(new OAuthBrowser(app)), 'consent');
+    await queryDatabase(app.databaseUrl, "UPDATE oauth2_login_requests SET requested_at = now() - interval '31 minutes'");
+    await queryDatabase(
+      app.databaseUrl,
+      "UPDATE oauth2_consent_requests SET requested_at = now() - interval '31 minutes' WHERE was_used = false",
+    );
+    expectOAuthError(await put('login', 'accept', loginChallenge, { subject: 'alice' }), 404, 'not_found');
+    expectOAuthError(await put('consent', 'accept', consentChallenge, { grant_scope: ['openid'] }), 404, 'not_found');
+  });
 });
 
 describe('remembered logins', () => {
