@@ -48,7 +48,7 @@ export class ConsentFlowService {
     if (consentVerifier !== undefined) return this.consent.verify(context, browser, consentVerifier);
     if (loginVerifier === undefined) return this.login.request(context, browser);
     const redeemed = await this.login.verify(context, browser, loginVerifier);
-    return this.consent.request(context, redeemed.request, redeemed.cookies);
+    return this.consent.request(context, redeemed);
   }
 
   /** `GET /oauth2/sessions/logout` without a verifier: where the browser goes next. */

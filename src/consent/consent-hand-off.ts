@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import type { AuthorizationContext, BrowserState, ConsentStep, CookieInstruction } from './authorization-context.js';
+import type { AuthorizationContext, BrowserState, ConsentStep } from './authorization-context.js';
 import { ChallengeSealer } from './challenge-sealer.js';
 import { clearCookie, CONSENT_CSRF_COOKIE, setCookie } from './consent-cookies.js';
 import { ConsentError } from './consent.errors.js';
 import { ConsentRequestsRepository } from './consent-requests.repository.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
-import type { LoginRequestEntity } from './entities/login-request.entity.js';
 import { asJsonObject } from './entities/stored-oidc-context.js';
 import { consentMayBeSkipped, decideConsentSkip, flowExpired, sameAuthorizationRequest } from './flow-decisions.js';
 import { digestOf, matchesDigest, newFlowSecret } from './flow-secrets.js';
+import { LoginHandOff, type RedeemedLogin, sessionEnded } from './login-hand-off.js';
 import { toRejection } from './rejection.js';
 
 /**
@@ -26,6 +26,7 @@ export class ConsentHandOff {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly consents: ConsentRequestsRepository,
+    private readonly login: LoginHandOff,
     private readonly sealer: ChallengeSealer,
   ) {
     this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
@@ -33,18 +34,29 @@ export class ConsentHandOff {
     this.scopeStrategy = config.oauth2.scopeStrategy;
   }
 
-  /** The login is done: a consent request, and the browser goes to the consent app. */
-  async request(context: AuthorizationContext, login: LoginRequestEntity, cookies: readonly CookieInstruction[]): Promise<ConsentStep> {
+  /**
+   * The login is done: a consent request, written with the login's session in one statement, and the
+   * browser goes to the consent app. When the consent cannot be asked for (`prompt=none` without a
+   * remembered consent), the login's session is written alone before the refusal.
+   */
+  async request(context: AuthorizationContext, redeemed: RedeemedLogin): Promise<ConsentStep> {
+    const { request: login, cookies } = redeemed;
     const now = new Date();
     const skippable = consentMayBeSkipped(context.client, context.redirectUri);
     const remembered =
       skippable && !context.prompt.has('consent') ? await this.consents.findRemembered(login.subject, context.client.id, now) : [];
-    const skip = decideConsentSkip(context, skippable, remembered, this.scopeStrategy);
+    let skip: boolean;
+    try {
+      skip = decideConsentSkip(context, skippable, remembered, this.scopeStrategy);
+    } catch (refusal) {
+      await this.login.writeSession(redeemed.session);
+      throw refusal;
+    }
 
     const id = randomUUID();
     const challenge = newFlowSecret();
     const csrf = newFlowSecret();
-    await this.consents.insert(
+    const inserted = await this.consents.insertAfterLogin(
       Object.assign(new ConsentRequestEntity(), {
         id,
         challengeHash: digestOf(challenge),
@@ -77,7 +89,9 @@ export class ConsentHandOff {
         error: null,
         wasUsed: false,
       } satisfies ConsentRequestEntity),
+      redeemed.session,
     );
+    if (!inserted) throw sessionEnded();
     const location = new URL(this.consentUrl);
     location.searchParams.set('consent_challenge', challenge);
     return {

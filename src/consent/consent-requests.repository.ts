@@ -7,7 +7,8 @@ import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from './database-errors.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
 import type { RememberedConsent } from './flow-decisions.js';
-import { CONSENT_REQUEST_COLUMNS, type ConsentRequestRow, jsonb, toConsentRequest } from './request-rows.js';
+import { extendValues, type LoginSessionWrite, SESSION_UPSERT, sessionValues } from './login-sessions.repository.js';
+import { CONSENT_REQUEST_COLUMNS, type ConsentRequestRow, jsonb, LOGIN_SESSION_COLUMNS, toConsentRequest } from './request-rows.js';
 import { redeemStatement, redeemVerifier } from './verifier-redemption.js';
 
 /** What accept or reject writes on a consent request. */
@@ -33,16 +34,40 @@ export type ConsentAcceptance = Omit<ConsentDecision, 'handledAt' | 'error'> & {
  */
 const REMEMBERED_CANDIDATES = 100;
 
+/** $1 to $30: a consent request's values (consentValues). */
+const CONSENT_PARAMETERS = Array.from({ length: 30 }, (_, index) => `$${index + 1}`).join(', ');
+
 /**
  * The statements of every authorization (see runNamed); the admin lists and the janitor's deletes
  * stay on TypeORM.
  */
 const STATEMENTS = {
-  insert: {
-    name: 'consent_insertConsentRequest',
-    text: `INSERT INTO "oauth2_consent_requests" (${CONSENT_REQUEST_COLUMNS})
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25,
-        $26, $27, $28, $29, $30)`,
+  /**
+   * A consent request ($1-$30) and the session its login created or overwrote ($31-$36, see
+   * LoginSessionsRepository). The consent's foreign key to the session is checked at the end of the
+   * statement, so it sees the session the CTE wrote.
+   */
+  insertWithSession: {
+    name: 'consent_insertConsentRequestWithSession',
+    text: `WITH "session" AS (
+        INSERT INTO "oauth2_authentication_sessions" (${LOGIN_SESSION_COLUMNS}) VALUES ($31, $32, $33, $34, $35, $36) ${SESSION_UPSERT}
+      )
+      INSERT INTO "oauth2_consent_requests" (${CONSENT_REQUEST_COLUMNS}) VALUES (${CONSENT_PARAMETERS})`,
+  },
+  /**
+   * A consent request ($1-$30) after a skipped login, which moves the window of the remembered
+   * session it answered ($31 id, $32 now, $33 cookie digest, $34 new end): nothing is inserted when
+   * that session is no longer remembered under this cookie.
+   */
+  insertExtendingSession: {
+    name: 'consent_insertConsentRequestExtendingSession',
+    text: `WITH "session" AS (
+        UPDATE "oauth2_authentication_sessions" SET "expires_at" = $34
+        WHERE "id" = $31 AND "token_hash" = $33 AND "remember" = true AND ("expires_at" IS NULL OR "expires_at" > $32)
+        RETURNING 1
+      )
+      INSERT INTO "oauth2_consent_requests" (${CONSENT_REQUEST_COLUMNS})
+      SELECT ${CONSENT_PARAMETERS} WHERE EXISTS (SELECT 1 FROM "session")`,
   },
   findByChallengeHash: {
     name: 'consent_findConsentRequest',
@@ -88,40 +113,18 @@ export class ConsentRequestsRepository {
     @InjectRepository(ConsentRequestEntity) private readonly rows: Repository<ConsentRequestEntity>,
   ) {}
 
-  async insert(request: ConsentRequestEntity): Promise<void> {
+  /**
+   * The consent request that follows a redeemed login, and that login's session write, in one
+   * statement (one round trip, one commit). False, and nothing written, when the write was an extend
+   * and the remembered session is gone.
+   */
+  async insertAfterLogin(request: ConsentRequestEntity, session: LoginSessionWrite): Promise<boolean> {
     try {
-      await runNamed(this.dataSource, STATEMENTS.insert, [
-        request.id,
-        request.challengeHash,
-        request.challengeSealed,
-        request.verifierHash,
-        request.csrfHash,
-        request.clientId,
-        request.requestUrl,
-        jsonb(request.requestedScope),
-        jsonb(request.requestedAudience),
-        jsonb(request.oidcContext),
-        request.skip,
-        request.requestedAt,
-        request.handledAt,
-        request.remember,
-        request.acr,
-        jsonb(request.amr),
-        jsonb(request.context),
-        request.forceSubjectIdentifier,
-        jsonb(request.error),
-        request.wasUsed,
-        request.subject,
-        request.loginRequestId,
-        request.loginChallengeSealed,
-        request.loginSessionId,
-        request.authenticatedAt,
-        jsonb(request.grantedScope),
-        jsonb(request.grantedAudience),
-        request.rememberFor,
-        jsonb(request.sessionAccessToken),
-        jsonb(request.sessionIdToken),
-      ]);
+      const result =
+        session.kind === 'upsert'
+          ? await runNamed(this.dataSource, STATEMENTS.insertWithSession, [...consentValues(request), ...sessionValues(session.session)])
+          : await runNamed(this.dataSource, STATEMENTS.insertExtendingSession, [...consentValues(request), ...extendValues(session)]);
+      return result.rowCount === 1;
     } catch (error) {
       if (isForeignKeyViolation(error)) throw ConsentError.loginRequired('The login session or the client ended during the flow.');
       throw error;
@@ -254,4 +257,40 @@ export class ConsentRequestsRepository {
       .andWhere('consent.wasUsed = true AND consent.error IS NULL AND consent.remember = true AND consent.skip = false')
       .andWhere("(consent.rememberFor = 0 OR consent.requestedAt + consent.rememberFor * interval '1 second' > :now)", { now });
   }
+}
+
+/** The parameters of an insert, in CONSENT_REQUEST_COLUMNS order; jsonb as JSON text. */
+function consentValues(request: ConsentRequestEntity): unknown[] {
+  return [
+    request.id,
+    request.challengeHash,
+    request.challengeSealed,
+    request.verifierHash,
+    request.csrfHash,
+    request.clientId,
+    request.requestUrl,
+    jsonb(request.requestedScope),
+    jsonb(request.requestedAudience),
+    jsonb(request.oidcContext),
+    request.skip,
+    request.requestedAt,
+    request.handledAt,
+    request.remember,
+    request.acr,
+    jsonb(request.amr),
+    jsonb(request.context),
+    request.forceSubjectIdentifier,
+    jsonb(request.error),
+    request.wasUsed,
+    request.subject,
+    request.loginRequestId,
+    request.loginChallengeSealed,
+    request.loginSessionId,
+    request.authenticatedAt,
+    jsonb(request.grantedScope),
+    jsonb(request.grantedAudience),
+    request.rememberFor,
+    jsonb(request.sessionAccessToken),
+    jsonb(request.sessionIdToken),
+  ];
 }

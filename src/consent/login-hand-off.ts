@@ -11,13 +11,17 @@ import { LoginSessionEntity } from './entities/login-session.entity.js';
 import { decideLoginSkip, flowExpired, sameAuthorizationRequest } from './flow-decisions.js';
 import { digestOf, matchesDigest, newFlowSecret } from './flow-secrets.js';
 import { LoginRequestsRepository } from './login-requests.repository.js';
-import { LoginSessionsRepository } from './login-sessions.repository.js';
+import { type LoginSessionWrite, LoginSessionsRepository } from './login-sessions.repository.js';
 import { toRejection } from './rejection.js';
 
-/** A login the browser just redeemed, and the cookies that go with it. */
+/**
+ * A login the browser just redeemed, the cookies that go with it, and the write on its login session
+ * that they stand for: the consent step writes it together with its consent request.
+ */
 export interface RedeemedLogin {
   readonly request: LoginRequestEntity;
   readonly cookies: readonly CookieInstruction[];
+  readonly session: LoginSessionWrite;
 }
 
 /**
@@ -96,7 +100,8 @@ export class LoginHandOff {
 
   /**
    * The browser is back with a login verifier: redeem it (once), check it came back to the same
-   * browser and request in time, then remember (or forget) the login session as the login app said.
+   * browser and request in time, then say how to remember (or forget) the login session as the login
+   * app said; the consent step writes it (see RedeemedLogin).
    */
   async verify(context: AuthorizationContext, browser: BrowserState, verifier: string): Promise<RedeemedLogin> {
     const now = new Date();
@@ -120,23 +125,34 @@ export class LoginHandOff {
     if (request.skip) {
       // The remembered session answered; its cookie gets the window the login app asked for now.
       const cookie = browser.cookies[LOGIN_SESSION_COOKIE] ?? '';
-      const extended = cookie !== '' && (await this.sessions.extend(request.loginSessionId, digestOf(cookie), expiresAt, now));
-      if (!extended) throw ConsentError.loginRequired('The login session ended while the login request was pending.');
+      if (cookie === '') throw sessionEnded();
       cookies.push(setCookie(LOGIN_SESSION_COOKIE, cookie, cookieMaxAge));
-    } else {
-      const token = request.remember ? newFlowSecret() : undefined;
-      await this.sessions.upsert(
-        Object.assign(new LoginSessionEntity(), {
-          id: request.loginSessionId,
-          tokenHash: token === undefined ? null : digestOf(token),
-          subject: request.subject,
-          authenticatedAt: request.authenticatedAt ?? now,
-          remember: request.remember,
-          expiresAt: request.remember ? expiresAt : null,
-        } satisfies LoginSessionEntity),
-      );
-      cookies.push(token === undefined ? clearCookie(LOGIN_SESSION_COOKIE) : setCookie(LOGIN_SESSION_COOKIE, token, cookieMaxAge));
+      return { request, cookies, session: { kind: 'extend', id: request.loginSessionId, tokenHash: digestOf(cookie), expiresAt, now } };
     }
-    return { request, cookies };
+    const token = request.remember ? newFlowSecret() : undefined;
+    cookies.push(token === undefined ? clearCookie(LOGIN_SESSION_COOKIE) : setCookie(LOGIN_SESSION_COOKIE, token, cookieMaxAge));
+    const session = Object.assign(new LoginSessionEntity(), {
+      id: request.loginSessionId,
+      tokenHash: token === undefined ? null : digestOf(token),
+      subject: request.subject,
+      authenticatedAt: request.authenticatedAt ?? now,
+      remember: request.remember,
+      expiresAt: request.remember ? expiresAt : null,
+    } satisfies LoginSessionEntity);
+    return { request, cookies, session: { kind: 'upsert', session } };
   }
+
+  /**
+   * A redeemed login's session write alone, for when no consent request follows it (the consent step
+   * refused): the login stands all the same.
+   * @throws ConsentError `login_required` when a skip's remembered session is gone.
+   */
+  async writeSession(write: LoginSessionWrite): Promise<void> {
+    if (!(await this.sessions.write(write))) throw sessionEnded();
+  }
+}
+
+/** A skip whose remembered session ended (logout, revocation, janitor) while the login request was pending. */
+export function sessionEnded(): ConsentError {
+  return ConsentError.loginRequired('The login session ended while the login request was pending.');
 }

@@ -6,8 +6,27 @@ import { isUuid } from './database-errors.js';
 import { LoginSessionEntity } from './entities/login-session.entity.js';
 import { LOGIN_SESSION_COLUMNS, type LoginSessionRow, toLoginSession } from './request-rows.js';
 
+/**
+ * What a redeemed login writes on its session: extend a remembered session's window (a skip) or
+ * create (or, same sid, overwrite) the session. Written together with the consent request that
+ * follows (ConsentRequestsRepository.insertAfterLogin), or alone (`write`) when there is none.
+ */
+export type LoginSessionWrite =
+  | {
+      readonly kind: 'extend';
+      readonly id: string;
+      readonly tokenHash: string;
+      readonly expiresAt: Date | null;
+      readonly now: Date;
+    }
+  | { readonly kind: 'upsert'; readonly session: LoginSessionEntity };
+
 /** A remembered session inside its window (for `$2`, now). */
 const REMEMBERED = `"remember" = true AND ("expires_at" IS NULL OR "expires_at" > $2)`;
+
+/** The session columns ON CONFLICT overwrites when a browser logs in again under the same sid. */
+export const SESSION_UPSERT = `ON CONFLICT ("id") DO UPDATE SET "token_hash" = EXCLUDED."token_hash", "subject" = EXCLUDED."subject",
+  "authenticated_at" = EXCLUDED."authenticated_at", "remember" = EXCLUDED."remember", "expires_at" = EXCLUDED."expires_at"`;
 
 /** The statements of every authorization (see runNamed); logout, revocation and the janitor stay on TypeORM. */
 const STATEMENTS = {
@@ -21,9 +40,7 @@ const STATEMENTS = {
   },
   upsert: {
     name: 'consent_upsertSession',
-    text: `INSERT INTO "oauth2_authentication_sessions" (${LOGIN_SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
-      ON CONFLICT ("id") DO UPDATE SET "token_hash" = EXCLUDED."token_hash", "subject" = EXCLUDED."subject",
-        "authenticated_at" = EXCLUDED."authenticated_at", "remember" = EXCLUDED."remember", "expires_at" = EXCLUDED."expires_at"`,
+    text: `INSERT INTO "oauth2_authentication_sessions" (${LOGIN_SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ${SESSION_UPSERT}`,
   },
   extend: {
     name: 'consent_extendSession',
@@ -53,21 +70,16 @@ export class LoginSessionsRepository {
     return row === undefined ? null : toLoginSession(row);
   }
 
-  /** Creates the session or, when a browser logs in again under the same sid, overwrites it. */
-  async upsert(session: LoginSessionEntity): Promise<void> {
-    await runNamed(this.dataSource, STATEMENTS.upsert, [
-      session.id,
-      session.tokenHash,
-      session.subject,
-      session.authenticatedAt,
-      session.remember,
-      session.expiresAt,
-    ]);
-  }
-
-  /** Moves the end of a remembered session's window, if the session still exists under this cookie. */
-  async extend(id: string, tokenHash: string, expiresAt: Date | null, now: Date): Promise<boolean> {
-    const result = await runNamed(this.dataSource, STATEMENTS.extend, [id, now, tokenHash, expiresAt]);
+  /**
+   * A redeemed login's session write on its own. False when an extend found no remembered session
+   * under this cookie any more (an upsert always writes).
+   */
+  async write(write: LoginSessionWrite): Promise<boolean> {
+    if (write.kind === 'upsert') {
+      await runNamed(this.dataSource, STATEMENTS.upsert, sessionValues(write.session));
+      return true;
+    }
+    const result = await runNamed(this.dataSource, STATEMENTS.extend, extendValues(write));
     return result.rowCount === 1;
   }
 
@@ -91,4 +103,14 @@ export class LoginSessionsRepository {
       .execute();
     return result.affected ?? 0;
   }
+}
+
+/** The parameters of an upsert, in LOGIN_SESSION_COLUMNS order. */
+export function sessionValues(session: LoginSessionEntity): unknown[] {
+  return [session.id, session.tokenHash, session.subject, session.authenticatedAt, session.remember, session.expiresAt];
+}
+
+/** The parameters of an extend: id, now, cookie digest, new end of the window. */
+export function extendValues(write: Extract<LoginSessionWrite, { kind: 'extend' }>): unknown[] {
+  return [write.id, write.now, write.tokenHash, write.expiresAt];
 }

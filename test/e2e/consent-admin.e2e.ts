@@ -642,8 +642,15 @@ describe('remembered consents', () => {
     const otherSubject = randomSubject();
     await untilConsent(other, {}, { subject: otherSubject, remember: true, remember_for: 3600 });
     const none = await other.authorize(query({ prompt: 'none' }));
-    const response = await other.get(await other.acceptLogin(none, { subject: otherSubject }));
+    const response = await other.get(await other.acceptLogin(none, { subject: otherSubject, remember_for: 7200 }));
     expect(authorizeError(response)).toBe('consent_required');
+    // The login itself went through: its remembered session got the window the login app asked for.
+    const [session] = await queryDatabase<{ moved: boolean }>(
+      app.databaseUrl,
+      "SELECT expires_at > now() + interval '90 minutes' AS moved FROM oauth2_authentication_sessions WHERE subject = $1",
+      [otherSubject],
+    );
+    expect(session?.moved).toBe(true);
   });
 
   it('a public client with a plain-http redirect never skips consent', async () => {
