@@ -11,7 +11,7 @@ import { AppLogger } from './common/logging/app-logger.js';
 import { listenerConstraint, listenerOf, type Listener } from './common/http/listener.js';
 import { sendError } from './common/errors/error-response.js';
 import { installRequestHooks, restrictBodyParsers } from './common/http/request-hooks.js';
-import { requestIdOf } from './common/http/request-id.js';
+import { assignedRequestIdOf } from './common/http/request-id.js';
 import type { AppConfig, LogLevel } from './config/app-config.js';
 import { loadConfig } from './config/config.loader.js';
 import { provisionSecrets } from './config/secrets.provisioner.js';
@@ -107,7 +107,7 @@ function fastifyOptions(config: AppConfig, listeners: HttpListeners, options: St
     bodyLimit: config.http.bodyLimitBytes,
     trustProxy: config.http.trustProxy,
     requestIdHeader: false,
-    genReqId: requestIdOf,
+    genReqId: assignedRequestIdOf,
     logController: new LogController({ disableRequestLogging: true }),
     // No per-request child logger (a pino child costs about a microsecond): the one request line
     // carries the request id itself.

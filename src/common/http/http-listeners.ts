@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { HttpConfig } from '../../config/app-config.js';
 import { type Listener, tagRequest } from './listener.js';
-import { requestIdOf } from './request-id.js';
+import { assignRequestId, requestIdOf } from './request-id.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -22,6 +22,7 @@ export class HttpListeners {
       const server = createServer((req, res) => {
         if (listener !== 'proxy' && isLivenessProbe(req, listener)) return answerLiveness(req, res);
         tagRequest(req, listener);
+        assignRequestId(req, res);
         this.handler!(req, res);
       });
       // Longer than common load balancer idle timeouts, so they close first (Fastify's own default).

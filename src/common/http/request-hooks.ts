@@ -1,36 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import type { Histogram } from 'prom-client';
+import type { HttpDurationHistogram } from '../../metrics/http-metrics.js';
 import { listenerOf } from './listener.js';
 
-type Labels = 'method' | 'route' | 'status_code' | 'listener';
-type Observer = { observe(value: number): void };
-
 /**
- * Per-request plumbing: echo the request id, observe the duration histogram by route template, and
- * write one log line (only when `logRequests`). The line carries the path without its query string,
- * because queries carry codes, challenges and tokens. This runs on every request, so it avoids work:
- * histogram children are resolved once per label set, and no log object is built when lines are off.
+ * Per-request plumbing: observe the duration histogram by route template, and write one log line
+ * (only when `logRequests`). The line carries the path without its query string, because queries
+ * carry codes, challenges and tokens. This runs on every request, so it avoids work: no log object is
+ * built when lines are off, and the histogram only adds to the counts of its series. The
+ * `X-Request-Id` header is set by the listeners (http-listeners.ts), before Fastify, which costs no
+ * hook and covers every response, router errors included.
  */
-export function installRequestHooks(fastify: FastifyInstance, histogram: Histogram<Labels>, logRequests: boolean): void {
-  const observers = new Map<string, Observer>();
-  const observerFor = (method: string, route: string, status: number, listener: string): Observer => {
-    const key = `${method} ${status} ${listener} ${route}`;
-    let observer = observers.get(key);
-    if (observer === undefined) {
-      observer = histogram.labels({ method, route, status_code: status, listener });
-      observers.set(key, observer);
-    }
-    return observer;
-  };
-
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
+export function installRequestHooks(fastify: FastifyInstance, histogram: HttpDurationHistogram, logRequests: boolean): void {
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const listener = listenerOf(request.raw) ?? 'unknown';
-    observerFor(request.method, route, reply.statusCode, listener).observe(reply.elapsedTime / 1000);
+    const elapsedMs = reply.elapsedTime;
+    histogram.seriesFor(request.method, route, reply.statusCode, listener).observe(elapsedMs / 1000);
     if (logRequests) {
       request.log.info(
         {
@@ -40,7 +25,7 @@ export function installRequestHooks(fastify: FastifyInstance, histogram: Histogr
           route,
           listener,
           status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 100) / 100,
+          ms: Math.round(elapsedMs * 100) / 100,
         },
         'request',
       );
