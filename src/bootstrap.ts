@@ -58,7 +58,9 @@ export async function startLatchkey(
     const listeners = new HttpListeners(config.http);
     app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot(config, database.url, options.extraModules ?? []),
-      new FastifyAdapter(fastifyOptions(config, listeners, options)),
+      // No Nest middleware here (routes use guards and plain Fastify hooks), so middie's onRequest hook
+      // would run for nothing on every request. A module that configures middleware fails at boot.
+      new FastifyAdapter({ ...fastifyOptions(config, listeners, options), skipMiddie: true }),
       {
         logger,
         abortOnError: false,
