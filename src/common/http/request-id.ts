@@ -33,14 +33,13 @@ export function requestIdOf(req: IncomingMessage): string {
  * whatever writes the response (Fastify's replies, its router errors, a raw write). Called by the
  * listeners for every request, before Fastify.
  */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
   const id = requestIdOf(req);
   (req as WithRequestId)[REQUEST_ID] = id;
   res.setHeader('x-request-id', id);
-  return id;
 }
 
-/** Fastify's `genReqId`: the id the listener assigned (one is made for a request that did not pass one). */
+/** Fastify's `genReqId`: the id the listener assigned (a request that came another way gets one made here). */
 export function assignedRequestIdOf(req: IncomingMessage): string {
   return (req as WithRequestId)[REQUEST_ID] ?? requestIdOf(req);
 }
