@@ -19,6 +19,10 @@ export async function runNamed<T extends pg.QueryResultRow = pg.QueryResultRow>(
   statement: NamedStatement,
   values: readonly unknown[],
 ): Promise<pg.QueryResult<T>> {
-  const pool = (dataSource.driver as unknown as { master: pg.Pool }).master;
-  return pool.query<T>({ name: statement.name, text: statement.text, values: [...values] });
+  return pgPool(dataSource).query<T>({ name: statement.name, text: statement.text, values: [...values] });
+}
+
+/** The pg pool TypeORM opened (one per process), for statements that skip TypeORM's query runner. */
+export function pgPool(dataSource: DataSource): pg.Pool {
+  return (dataSource.driver as unknown as { master: pg.Pool }).master;
 }

@@ -12,6 +12,7 @@ import { IdentitiesError } from './identities.errors.js';
 import type { IdentifierCondition } from './identity-list-filter.js';
 import type { IdentityRecord } from './identity-record.js';
 import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js';
+import { pgPool } from '../database/named-statements.js';
 
 const UNIQUE_VIOLATION = '23505';
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -214,7 +215,7 @@ export class IdentitiesRepository {
 
   /** The pg pool TypeORM opened: the login path's reads skip the query-runner layer (see IDENTITY_WITH_ADDRESSES). */
   private get pool(): pg.Pool {
-    return (this.dataSource.driver as unknown as { master: pg.Pool }).master;
+    return pgPool(this.dataSource);
   }
 
   private async writing<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

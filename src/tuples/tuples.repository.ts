@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { DataSource } from 'typeorm';
 import { SUBJECT_SET_END, SUBJECT_SET_FIRST } from './storage/subject-key.js';
 import type { PageCursor, StoredFilter, StoredSet, StoredTuple } from './storage/stored-tuple.js';
+import { pgPool } from '../database/named-statements.js';
 
 /**
  * `relation_tuples`, through raw parameterised SQL on the pool, as named (prepared once per
@@ -75,7 +76,7 @@ export class TuplesRepository {
 
   /** The pg pool TypeORM opened (one pool per process): the hot path skips the query-runner layer. */
   private get pool(): pg.Pool {
-    return (this.dataSource.driver as unknown as { master: pg.Pool }).master;
+    return pgPool(this.dataSource);
   }
 
   /** The subject keys of `sets` that are `targetKey`, plus, when `withSets`, every subject set among them. */

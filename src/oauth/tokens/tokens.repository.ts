@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { StoredAccessToken, StoredCode, StoredGrant, StoredRefreshToken } from './stored-token.js';
 import type { TokenSession } from './token-session.js';
+import { pgPool } from '../../database/named-statements.js';
 
 /** Rows deleted per statement by the janitor: short locks, bounded WAL per statement. */
 const DELETE_BATCH = 10_000;
@@ -141,7 +142,7 @@ export class TokensRepository {
 
   /** The pg pool TypeORM opened (one per process): token statements skip the query-runner layer. */
   private get pool(): pg.Pool {
-    return (this.dataSource.driver as unknown as { master: pg.Pool }).master;
+    return pgPool(this.dataSource);
   }
 
   private get direct(): TokenStatements {
