@@ -11,6 +11,8 @@
 // service; otherwise this script starts an embedded PostgreSQL in a temporary data folder and hands
 // its URL to the service and to scenario setups (ctx.databaseUrl, e.g. to seed rows with SQL); its
 // CPU counts as the service's database CPU. A scenario's `env` is added to the service's environment.
+// A flow scenario may declare a `baseline` flow, measured in every round next to it: its figure is
+// then the median of the rounds' scenario ÷ baseline ratios (bench/scenarios.mjs lists the fields).
 /* global fetch, AbortSignal, performance */
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
@@ -220,7 +222,9 @@ function withDatabase(cpu, databasePid) {
 // Flow scenarios: setup returns { flow }, an async function that runs one complete multi-request flow
 // (e.g. an OAuth2 code flow across both listeners) and throws when a step fails. `concurrency` flows
 // (default BENCH_CONNECTIONS) run at once for the duration; the figure is completed flows per second,
-// printed beside the bare-Fastify req/s of the same rounds (no ratio: the units differ).
+// printed beside the bare-Fastify req/s of the same rounds (no ratio: the units differ). With a
+// `baseline` flow, each round measures bare Fastify, the baseline and the scenario back to back (the
+// order reversed every other round), and the ratio to the baseline is taken per round.
 
 async function runFlows(flow, seconds, concurrency) {
   const deadline = Date.now() + seconds * 1000;
@@ -247,7 +251,9 @@ async function runFlows(flow, seconds, concurrency) {
 async function measureFlows(flow, pid, settings, databasePid, concurrency) {
   if (settings.warmup > 0) await runFlows(flow, settings.warmup, concurrency);
   const before = withDatabase(cpuSeconds(pid), databasePid);
+  const benchBefore = process.cpuUsage();
   const run = await runFlows(flow, settings.duration, concurrency);
+  const bench = process.cpuUsage(benchBefore);
   const after = withDatabase(cpuSeconds(pid), databasePid);
   const completed = run.latencies.length;
   const sorted = [...run.latencies].sort((a, b) => a - b);
@@ -264,38 +270,56 @@ async function measureFlows(flow, pid, settings, databasePid, concurrency) {
     statusCodes: {},
     cpuUsPerRequest: before && after ? perFlowUs(before.self, after.self) : undefined,
     childCpuUsPerRequest: before && after ? perFlowUs(before.descendants, after.descendants) : undefined,
+    // This process's CPU (µs, user + system) per flow: the HTTP client's, or all of a baseline that
+    // runs here (e.g. a raw hash).
+    benchCpuUsPerRequest: completed > 0 ? (bench.user + bench.system) / completed : undefined,
   };
 }
 
-async function runFlowScenario(scenario, flow, env, base) {
+async function runFlowScenario(scenario, flow, baselineFlow, env, base) {
   const { settings, urls, bare, service, databasePid } = env;
   const concurrency = scenario.concurrency ?? settings.connections;
   const ceiling = { url: `${urls.bare}/`, method: 'GET' };
-  console.log(`\n${scenario.name} (${concurrency} concurrent flows)`);
+  const baseline = scenario.baseline;
+  console.log(`\n${scenario.name} (${concurrency} concurrent flows${baseline ? `; baseline: ${baseline.name}` : ''})`);
   if (scenario.warmup > 0) {
     console.log(`  warm-up: ${scenario.warmup} s of unmeasured flows`);
     await runFlows(flow, scenario.warmup, concurrency);
   }
-  const runs = { scenario: [], bare: [] };
+  const runs = { scenario: [], bare: [], baseline: [] };
   for (let round = 0; round < settings.rounds; round += 1) {
-    const order = round % 2 === 0 ? ['bare', 'scenario'] : ['scenario', 'bare'];
+    // Alternate the order, so a drift in the machine's speed favours no side: bare, baseline, scenario,
+    // then scenario, baseline, bare, ... (the baseline, when there is one, stays next to the scenario).
+    const sides = baseline ? ['bare', 'baseline', 'scenario'] : ['bare', 'scenario'];
+    const order = round % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
-      const run =
-        side === 'bare'
-          ? await measure(ceiling, bare.child.pid, settings)
-          : await measureFlows(flow, service.child.pid, settings, databasePid, concurrency);
+      let run;
+      if (side === 'bare') run = await measure(ceiling, bare.child.pid, settings);
+      else if (side === 'baseline') run = await measureFlows(baselineFlow, service.child.pid, settings, databasePid, concurrency);
+      else run = await measureFlows(flow, service.child.pid, settings, databasePid, concurrency);
       runs[side].push(run);
     }
     const s = runs.scenario[round];
     const b = runs.bare[round];
+    const versus = baseline ? runs.baseline[round] : undefined;
     console.log(
       `  round ${round + 1}/${settings.rounds}: ${fmtInt(s.rps)} flows/s p99 ${fmtMs(s.p99)} ms per flow${s.errors > 0 ? ` (${s.errors} failed: ${s.firstError})` : ''}` +
+        (versus
+          ? ` | baseline ${fmtInt(versus.rps)} flows/s${versus.errors > 0 ? ` (${versus.errors} failed: ${versus.firstError})` : ''}` +
+            ` | ÷ baseline ${fmtRatio(s.rps / versus.rps)}`
+          : '') +
         ` | bare ${fmtInt(b.rps)} req/s p99 ${fmtMs(b.p99)} ms`,
     );
   }
   const flows = sum(runs.scenario.map((run) => run.requests));
-  const failed = sum(runs.scenario.map((run) => run.errors));
+  const failed = sum([...runs.scenario, ...runs.baseline].map((run) => run.errors));
   const errorRatio = flows + failed > 0 ? failed / (flows + failed) : 0;
+  // As the bare ratio of request scenarios: taken per round (the two measured back to back), then the median.
+  const versusBaseline = baseline ? median(runs.scenario.map((run, index) => run.rps / runs.baseline[index].rps)) : undefined;
+  let verdict;
+  if (errorRatio > MAX_ERROR_RATIO) verdict = 'ERRORS';
+  else if (scenario.target === undefined || versusBaseline === undefined) verdict = '—';
+  else verdict = versusBaseline >= scenario.target ? 'ok' : 'BELOW';
   return {
     ...base,
     path: '(flow)',
@@ -304,14 +328,27 @@ async function runFlowScenario(scenario, flow, env, base) {
     median: summarise(runs.scenario),
     bare: summarise(runs.bare),
     ratio: undefined,
-    verdict: errorRatio > MAX_ERROR_RATIO ? 'ERRORS' : '—',
+    baseline: baseline
+      ? {
+          name: baseline.name,
+          median: summarise(runs.baseline),
+          ratio: versusBaseline,
+          overhead: 1 - versusBaseline,
+          ratioOfMedians: median(runs.scenario.map((run) => run.rps)) / median(runs.baseline.map((run) => run.rps)),
+        }
+      : undefined,
+    verdict,
     requests: flows,
     non2xx: 0,
     errors: failed,
     errorRatio,
     statusCodes: {},
     bareNon2xxOrErrors: sum(runs.bare.map((run) => run.non2xx + run.errors)),
-    rounds: runs.scenario.map((run, index) => ({ scenario: run, bare: runs.bare[index] })),
+    rounds: runs.scenario.map((run, index) => ({
+      scenario: run,
+      bare: runs.bare[index],
+      ...(baseline ? { baseline: runs.baseline[index], ratioToBaseline: run.rps / runs.baseline[index].rps } : {}),
+    })),
   };
 }
 
@@ -328,6 +365,7 @@ function summarise(runs) {
     p99: median(runs.map((run) => run.p99)),
     cpuUsPerRequest: median(runs.map((run) => run.cpuUsPerRequest)),
     childCpuUsPerRequest: median(runs.map((run) => run.childCpuUsPerRequest)),
+    benchCpuUsPerRequest: median(runs.map((run) => run.benchCpuUsPerRequest)),
   };
 }
 
@@ -381,13 +419,20 @@ async function runScenario(scenario, env) {
   const base = { name: scenario.name, listener: scenario.listener, method: scenario.method, target: scenario.target };
   let resolved;
   let extra;
+  let baselineFlow;
   try {
     if (!['public', 'admin'].includes(scenario.listener)) throw new Error(`unknown listener "${scenario.listener}"`);
     extra = (await scenario.setup?.(ctx)) ?? {};
     if (typeof extra.flow === 'function') {
-      // A flow scenario: one complete flow is its probe.
+      // A flow scenario: one complete flow is its probe (and one of its baseline's, if it has one).
       await extra.flow();
+      if (scenario.baseline !== undefined) {
+        baselineFlow = (await scenario.baseline.setup(ctx))?.flow;
+        if (typeof baselineFlow !== 'function') throw new Error(`baseline "${scenario.baseline.name}": setup returned no flow`);
+        await baselineFlow();
+      }
     } else {
+      if (scenario.baseline !== undefined) throw new Error('a baseline is for flow scenarios only');
       resolved = {
         path: extra.path ?? scenario.path,
         ...encodeBody({ ...scenario.headers, ...extra.headers }, extra.body ?? scenario.body),
@@ -403,7 +448,7 @@ async function runScenario(scenario, env) {
     console.log(`\n${scenario.name}: skipped (${reason})`);
     return { ...base, path: resolved?.path ?? scenario.path, status: 'skipped', reason };
   }
-  if (typeof extra.flow === 'function') return runFlowScenario(scenario, extra.flow, env, base);
+  if (typeof extra.flow === 'function') return runFlowScenario(scenario, extra.flow, baselineFlow, env, base);
 
   const target = {
     url: `${urls[scenario.listener]}${resolved.path}`,
@@ -493,26 +538,53 @@ function table(results) {
     'bare req/s',
     'bare p99',
     'ratio',
+    '÷ baseline (overhead)',
     'target',
     'verdict',
     'CPU µs/req (svc + db / bare)',
   ];
-  const rows = results.map((result) => {
-    if (result.status === 'skipped') return [result.name, '—', '—', '—', '—', '—', '—', result.target?.toFixed(2) ?? '—', 'skipped', '—'];
-    const cpu = `${fmtUs(result.median.cpuUsPerRequest)} + ${fmtUs(result.median.childCpuUsPerRequest)} / ${fmtUs(result.bare.cpuUsPerRequest)}`;
-    return [
+  const cpu = (summary, bareSummary) => {
+    const cells = `${fmtUs(summary.cpuUsPerRequest)} + ${fmtUs(summary.childCpuUsPerRequest)} / ${fmtUs(bareSummary.cpuUsPerRequest)}`;
+    return summary.benchCpuUsPerRequest === undefined ? cells : `${cells} (bench ${fmtUs(summary.benchCpuUsPerRequest)})`;
+  };
+  const rows = [];
+  for (const result of results) {
+    if (result.status === 'skipped') {
+      rows.push([result.name, '—', '—', '—', '—', '—', '—', '—', result.target?.toFixed(2) ?? '—', 'skipped', '—']);
+      continue;
+    }
+    const unit = result.unit === undefined ? '' : ` ${result.unit}`;
+    const { baseline } = result;
+    // The baseline's own figures first, on a row of their own (same bare runs: measured in the same rounds).
+    if (baseline !== undefined) {
+      rows.push([
+        `  baseline: ${baseline.name}`,
+        `${fmtInt(baseline.median.rps)}${unit}`,
+        fmtMs(baseline.median.p99),
+        '—',
+        fmtInt(result.bare.rps),
+        fmtMs(result.bare.p99),
+        '—',
+        '1',
+        '—',
+        '—',
+        cpu(baseline.median, result.bare),
+      ]);
+    }
+    rows.push([
       result.name,
-      `${fmtInt(result.median.rps)}${result.unit === undefined ? '' : ` ${result.unit}`}`,
+      `${fmtInt(result.median.rps)}${unit}`,
       fmtMs(result.median.p99),
       `${result.non2xx + result.errors}${result.non2xx + result.errors > 0 ? ` (${(result.errorRatio * 100).toFixed(1)}%)` : ''}`,
       fmtInt(result.bare.rps),
       fmtMs(result.bare.p99),
       fmtRatio(result.ratio),
+      baseline === undefined ? '—' : `${fmtRatio(baseline.ratio)} (${Math.round(baseline.overhead * 100)}%)`,
       result.target?.toFixed(2) ?? '—',
       result.verdict,
-      cpu,
-    ];
-  });
+      cpu(result.median, result.bare),
+    ]);
+  }
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
   return [line(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.map(line)].join('\n');
@@ -593,7 +665,8 @@ async function main() {
     throw new UsageError('dist/src/main.js is missing: run `npm run bench` (it builds first) or `npm run build`');
 
   const perRun = settings.warmup + settings.duration;
-  const estimate = scenarios.length * settings.rounds * 2 * perRun + sum(scenarios.map((scenario) => scenario.warmup ?? 0));
+  const runsPerRound = (scenario) => (scenario.baseline === undefined ? 2 : 3);
+  const estimate = sum(scenarios.map((scenario) => settings.rounds * runsPerRound(scenario) * perRun + (scenario.warmup ?? 0)));
   const external = (process.env.DATABASE_URL ?? '') !== '';
   const cpuList = cpus();
   console.log('Latchkey benchmarks');
@@ -661,7 +734,9 @@ async function main() {
   const results = [];
   for (const scenario of scenarios) results.push(await runScenario(scenario, { ctx, settings, urls, bare, service, databasePid }));
 
-  console.log("\nResults (medians of the rounds; ratio = median of each round's scenario req/s ÷ bare Fastify req/s)\n");
+  console.log(
+    "\nResults (medians of the rounds; ratio = median of each round's scenario req/s ÷ bare Fastify req/s; ÷ baseline = median of each round's flows/s ÷ the baseline's, overhead = 1 − that; a target applies to ÷ baseline when there is one)\n",
+  );
   console.log(table(results));
   const serviceLogs = service.logLines.slice(logLinesAtStart);
   if (serviceLogs.length > 0)

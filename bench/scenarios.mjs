@@ -19,6 +19,12 @@
 // A flow scenario's setup returns { flow } instead: an async function that runs one complete
 // multi-request flow and throws when a step fails. `concurrency` (default BENCH_CONNECTIONS) flows run
 // at once; the figure is flows/s next to the bare ceiling's req/s, with no ratio. One flow is its probe.
+//   baseline  optional, flow scenarios only: { name, setup } where setup(ctx) returns { flow }, the work
+//             the scenario should cost about as much as (e.g. the raw password hash of a login). It is
+//             measured in every round next to the scenario (same concurrency; order bare, baseline,
+//             scenario, then reversed), and the scenario's figure is the median of the rounds'
+//             scenario ÷ baseline ratios, with the overhead 1 − ratio; `target` then applies to that
+//             ratio. Its own flows/s get a row of their own in the table.
 //
 // ctx (see makeContext in run.mjs):
 //   ctx.urls.public / ctx.urls.admin     base URLs of the two listeners

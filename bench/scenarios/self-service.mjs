@@ -5,10 +5,11 @@
 //
 // "API password login": one complete API login per iteration (GET /self-service/login/api, then POST
 // /self-service/login with the password method), in completed flows/s. Nearly all of its cost is the
-// argon2id verification, so it is printed right after "argon2id verify (raw)": the same verification
-// with the same parameters, in the bench process, at the same concurrency, on the same cores, with the
-// same libuv pool size (both processes get this process's UV_THREADPOOL_SIZE, default 4), in the same
-// run. The login overhead is 1 - login/raw (target: at most 15%).
+// argon2id verification, so its baseline is the raw verification: the same parameters, in the bench
+// process, at the same concurrency, on the same cores, with the same libuv pool size (both processes
+// get this process's UV_THREADPOOL_SIZE, default 4), measured in every round next to the login
+// (bench/run.mjs, `baseline`). The figure is the median of the rounds' login/raw ratios; the overhead
+// is 1 - login/raw (target: at most 15%, i.e. login/raw >= 0.85).
 //
 // Like for like: everything runs on the same cores, so the login side also pays for PostgreSQL and for
 // its HTTP client, which the raw side does not have. The client is therefore as lean as autocannon (the
@@ -136,25 +137,24 @@ export const selfServiceScenarios = [
     },
   },
   {
-    name: 'self-service: argon2id verify (raw, bench process, same parameters)',
-    listener: 'public',
-    method: 'FLOW',
-    concurrency: LOGIN_CONCURRENCY,
-    setup: async () => {
-      const hashed = await hash(PASSWORD, { algorithm: 2, ...ARGON2 });
-      return {
-        flow: async () => {
-          if (!(await verify(hashed, PASSWORD))) throw new Error('argon2id verify failed');
-        },
-      };
-    },
-  },
-  {
     name: 'self-service: API password login (init + submit)',
     listener: 'public',
     method: 'FLOW',
     concurrency: LOGIN_CONCURRENCY,
     env: ARGON2_ENV,
+    // Issue 6: the login costs at most 15% more than the hash alone.
+    target: 0.85,
+    baseline: {
+      name: 'argon2id verify (raw, bench process, same parameters)',
+      setup: async () => {
+        const hashed = await hash(PASSWORD, { algorithm: 2, ...ARGON2 });
+        return {
+          flow: async () => {
+            if (!(await verify(hashed, PASSWORD))) throw new Error('argon2id verify failed');
+          },
+        };
+      },
+    },
     setup: async (ctx) => {
       await createIdentity(ctx, 'bench-login@example.com');
       return { flow: () => apiLogin(ctx.urls.public, 'bench-login@example.com') };
