@@ -236,6 +236,43 @@ describe('login flow (API)', () => {
     expect(whoami.body.authenticated_at).toBe(again.body.session.authenticated_at);
   });
 
+  it('concurrent logins (flows and sessions are written by group commit): each is stored as answered and works', async () => {
+    const emails = Array.from({ length: 12 }, (_, index) => `group-${index}@example.com`);
+    const identityIds = await Promise.all(emails.map((email) => createPasswordIdentity(app, email)));
+    const inits = await Promise.all(
+      emails.map(() => app.public.get<FlowShape & { issued_at: string; expires_at: string }>('/self-service/login/api')),
+    );
+    expect(inits.map((init) => init.status)).toEqual(emails.map(() => 200));
+    const flowIds = inits.map((init) => init.body.id);
+    expect(new Set(flowIds).size).toBe(emails.length);
+    const stored = await queryDatabase(app.databaseUrl, `SELECT id, issued_at, expires_at, ui FROM self_service_flows WHERE id = ANY($1)`, [
+      flowIds,
+    ]);
+    expect(stored).toHaveLength(emails.length);
+    for (const init of inits) {
+      const row = stored.find((candidate) => candidate['id'] === init.body.id)!;
+      expect((row['issued_at'] as Date).toISOString()).toBe(init.body.issued_at);
+      expect((row['expires_at'] as Date).toISOString()).toBe(init.body.expires_at);
+      expect(row['ui']).toEqual(init.body.ui);
+    }
+
+    const logins = await Promise.all(
+      inits.map((init, index) =>
+        app.public.post<{ session: SessionShape; session_token: string }>(`/self-service/login?flow=${init.body.id}`, {
+          json: { method: 'password', password_identifier: emails[index], password: GOOD_PASSWORD },
+        }),
+      ),
+    );
+    expect(logins.map((login) => login.status)).toEqual(emails.map(() => 200));
+    for (const [index, login] of logins.entries()) {
+      expect(login.body.session.identity.id).toBe(identityIds[index]);
+      const whoami = await app.public.get<SessionShape>('/sessions/whoami', { headers: { 'x-session-token': login.body.session_token } });
+      expect(whoami.status).toBe(200);
+      expect(whoami.body.id).toBe(login.body.session.id);
+      expect(whoami.body.authenticated_at).toBe(login.body.session.authenticated_at);
+    }
+  });
+
   it('S52: unknown identifier and wrong password get the same status and message, in comparable time', async () => {
     await createPasswordIdentity(app, 'timing@example.com');
     const known: number[] = [];
