@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GroupCommitWriter } from '../../database/group-commit.writer.js';
+import type { FailureQuery, FailureRow } from '../login/login-throttle.js';
 import { runNamed, type NamedStatement } from '../named-statements.js';
 import type { UiContainer } from '../ui/ui-container.js';
 import { FlowEntity } from './entities/flow.entity.js';
@@ -31,6 +32,17 @@ const INSERT_MANY: NamedStatement = {
 const FIND: NamedStatement = {
   name: 'self_service_flows_find',
   text: `SELECT ${COLUMNS} FROM self_service_flows WHERE id = $1 AND kind = $2`,
+};
+/**
+ * A login flow with the failed-login counts its submit is judged by (LoginThrottle), in one statement:
+ * a submit's first two reads share one round trip.
+ */
+const FIND_LOGIN_WITH_FAILURES: NamedStatement = {
+  name: 'self_service_flows_find_login_with_failures',
+  text: `SELECT ${COLUMNS},
+           (SELECT COALESCE(json_agg(json_build_object('key', f.key, 'failures', f.failures, 'window_started_at', f.window_started_at)), '[]')
+              FROM self_service_login_failures f WHERE f.key = ANY($2) AND f.window_started_at > $3) AS login_failures
+           FROM self_service_flows WHERE id = $1 AND kind = 'login'`,
 };
 const UPDATE: NamedStatement = {
   name: 'self_service_flows_update',
@@ -123,6 +135,26 @@ export class FlowsRepository {
       updated_at: flow.updatedAt,
     }));
     await runNamed(this.dataSource, INSERT_MANY, [JSON.stringify(rows)]);
+  }
+
+  /** The login flow with that id and the failure counts of `failures`, or null (as `find`). */
+  async findLoginWithFailures(id: string, failures: FailureQuery): Promise<{ flow: FlowEntity; failures: FailureRow[] } | null> {
+    if (!FLOW_ID.test(id)) return null;
+    const { rows } = await runNamed<FlowRow & { login_failures: { key: string; failures: number; window_started_at: string }[] }>(
+      this.dataSource,
+      FIND_LOGIN_WITH_FAILURES,
+      [id, failures.keys, failures.cutoff],
+    );
+    const [row] = rows;
+    if (row === undefined) return null;
+    return {
+      flow: toEntity(row),
+      failures: row.login_failures.map((failure) => ({
+        key: failure.key,
+        failures: failure.failures,
+        window_started_at: new Date(failure.window_started_at),
+      })),
+    };
   }
 
   async update(id: string, columns: FlowMutableColumns, now: Date): Promise<void> {

@@ -11,7 +11,12 @@ import { markBrowserRequest } from './browser-requests.js';
 import { FlowEntity } from './entities/flow.entity.js';
 import { FLOW_ID, FLOW_KINDS, type FlowKind, type FlowType } from './flow-kind.js';
 import { FlowsRepository, type FlowChanges } from './flows.repository.js';
+import type { FailureCounts, FailureQuery } from '../login/login-throttle.js';
 import { isAllowedReturnTo } from './return-to.js';
+
+function flowParameter(http: SelfServiceHttp): unknown {
+  return (http.request.query as Record<string, unknown>)['flow'];
+}
 
 /** The request and reply of one self-service exchange (cookies are read from one and set on the other). */
 export interface SelfServiceHttp {
@@ -119,9 +124,19 @@ export class FlowsService {
    * browser flows' requests (so errors go to the error UI). Says whether it expired.
    */
   async forSubmit(kind: FlowKind, http: SelfServiceHttp): Promise<SubmittedFlow> {
-    const flow = await this.find(kind, (http.request.query as Record<string, unknown>)['flow']);
-    if (flow.type === 'browser') markBrowserRequest(http.request);
-    return { expired: flow.expiresAt.getTime() <= Date.now(), flow };
+    return this.submitted(await this.find(kind, flowParameter(http)), http);
+  }
+
+  /**
+   * `forSubmit('login', http)` that also reads the failed-login counts of `failures` in the same
+   * statement (the submit's first two reads in one round trip).
+   */
+  async forLoginSubmit(http: SelfServiceHttp, failures: FailureQuery): Promise<SubmittedFlow & { readonly failureCounts: FailureCounts }> {
+    const id = flowParameter(http);
+    if (typeof id !== 'string' || !FLOW_ID.test(id)) throw SelfServiceError.missingFlowId();
+    const found = await this.repository.findLoginWithFailures(id, failures);
+    if (found === null) throw SelfServiceError.flowNotFound();
+    return { ...this.submitted(found.flow, http), failureCounts: { keys: failures.keys, rows: found.failures } };
   }
 
   /**
@@ -177,6 +192,11 @@ export class FlowsService {
     const url = new URL(FLOW_KINDS[flow.kind].uiUrl(this.config.selfService.urls));
     url.searchParams.set('flow', flow.id);
     return url.href;
+  }
+
+  private submitted(flow: FlowEntity, http: SelfServiceHttp): SubmittedFlow {
+    if (flow.type === 'browser') markBrowserRequest(http.request);
+    return { expired: flow.expiresAt.getTime() <= Date.now(), flow };
   }
 
   private allowedReturnUrls(): string[] {

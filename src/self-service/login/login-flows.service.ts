@@ -69,7 +69,11 @@ export class LoginFlows {
 
   /** `POST /self-service/login?flow=`. */
   async submit(http: SelfServiceHttp): Promise<FastifyReply> {
-    const { flow, expired } = await this.flows.forSubmit('login', http);
+    // The body is decoded first but judged at its step below; its identifier names the failed-login
+    // counts, which are read with the flow (one statement) and decide at the throttle step, as before.
+    const decoded = decodeLater(http);
+    const failures = this.throttle.query(decoded.identifier, http.request.ip);
+    const { flow, expired, failureCounts } = await this.flows.forLoginSubmit(http, failures);
     const active = await this.sessions.fromRequest(http.request);
     if (active !== undefined && !flow.forced) {
       if (flow.type === 'api') throw SelfServiceError.alreadyLoggedIn('login');
@@ -83,7 +87,7 @@ export class LoginFlows {
       });
       return this.replies.restarted(http, fresh, toFlowResponse(fresh), this.flows.uiUrl(fresh));
     }
-    const body = decodeSubmission(http.request, LOGIN_FIELDS);
+    const body = decoded.body();
     this.flows.assertSubmitAllowed(flow, http.request, body['csrf_token']);
     const identifier = stringField(body, 'password_identifier') ?? '';
     if (stringField(body, 'method') !== METHOD) return this.showForm(http, flow, identifier, {}, [UiMessages.noLoginStrategy()]);
@@ -91,7 +95,7 @@ export class LoginFlows {
     const missing = requiredErrors({ password_identifier: identifier, password });
     if (Object.keys(missing).length > 0) return this.showForm(http, flow, identifier, missing, []);
 
-    const attempt = await this.throttle.assertAllowed(identifier, http.request.ip);
+    const attempt = await this.throttle.assertAllowed(identifier, http.request.ip, failureCounts);
     const credential = await this.identities.findPasswordCredential(identifier);
     const verified = await this.verifier.verify(password, credential?.hashedPassword);
     if (credential === undefined || credential.hashedPassword === undefined || !verified) {
@@ -159,6 +163,21 @@ export class LoginFlows {
       },
       http,
     );
+  }
+}
+
+/** A login submit's body, decoded up front; `body()` returns it or throws what decoding threw. */
+function decodeLater(http: SelfServiceHttp): { identifier: string; body: () => Record<string, unknown> } {
+  try {
+    const body = decodeSubmission(http.request, LOGIN_FIELDS);
+    return { identifier: stringField(body, 'password_identifier') ?? '', body: () => body };
+  } catch (error) {
+    return {
+      identifier: '',
+      body: () => {
+        throw error;
+      },
+    };
   }
 }
 

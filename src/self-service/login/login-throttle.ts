@@ -6,10 +6,24 @@ import { normalizeIdentifier } from '../../identities/schemas/identifier-normali
 import { runNamed, type NamedStatement } from '../named-statements.js';
 import { SelfServiceError } from '../self-service.errors.js';
 
-interface FailureRow {
+/** A row of `self_service_login_failures`. */
+export interface FailureRow {
   readonly key: string;
   readonly failures: number;
   readonly window_started_at: Date;
+}
+
+/** Which failure counts an attempt needs (see `query`), so that a caller may read them with other rows. */
+export interface FailureQuery {
+  readonly keys: readonly string[];
+  /** Counts of windows that started at or before it are over. */
+  readonly cutoff: Date;
+}
+
+/** The rows a caller read for a FailureQuery. */
+export interface FailureCounts {
+  readonly keys: readonly string[];
+  readonly rows: readonly FailureRow[];
 }
 
 /** What `assertAllowed` saw, for `succeeded`: whether the identifier has failures to clear. */
@@ -46,18 +60,29 @@ export class LoginThrottle {
     this.config = config.selfService.loginThrottle;
   }
 
+  /** The keys and window an attempt by `identifier` from `ip` is judged by (no keys when both limits are off). */
+  query(identifier: string, ip: string, now = new Date()): FailureQuery {
+    return { keys: this.keys(identifier, ip).map(([key]) => key), cutoff: this.cutoff(now) };
+  }
+
   /**
    * 429 `too_many_requests` when the identifier or the address is over its limit in the current window.
    * Otherwise says whether the identifier has failures in the window, so that a success (the common
-   * case: none) costs no further statement.
+   * case: none) costs no further statement. `read` are the counts of `query(identifier, ip)` when the
+   * caller read them already (the login submit reads them with its flow, a moment earlier); counts
+   * read for other keys are not trusted, and read again here.
    */
-  async assertAllowed(identifier: string, ip: string, now = new Date()): Promise<LoginAttempt> {
+  async assertAllowed(identifier: string, ip: string, read?: FailureCounts, now = new Date()): Promise<LoginAttempt> {
     const keys = this.keys(identifier, ip);
     if (keys.length === 0) return { identifier, identifierHasFailures: false };
-    const { rows } = await runNamed<FailureRow>(this.dataSource, COUNTS, [keys.map(([key]) => key), this.cutoff(now)]);
+    const names = keys.map(([key]) => key);
+    const rows =
+      read !== undefined && sameKeys(read.keys, names)
+        ? read.rows
+        : (await runNamed<FailureRow>(this.dataSource, COUNTS, [names, this.cutoff(now)])).rows;
     for (const row of rows) {
-      const limit = keys.find(([key]) => key === row.key)?.[1] ?? 0;
-      if (row.failures >= limit) {
+      const limit = keys.find(([key]) => key === row.key)?.[1];
+      if (limit !== undefined && row.failures >= limit) {
         const endsAt = new Date(row.window_started_at).getTime() + this.config.windowSeconds * 1000;
         throw SelfServiceError.tooManyAttempts((endsAt - now.getTime()) / 1000);
       }
@@ -98,6 +123,10 @@ export class LoginThrottle {
   private cutoff(now: Date): Date {
     return new Date(now.getTime() - this.config.windowSeconds * 1000);
   }
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((key, index) => key === b[index]);
 }
 
 /** Identifiers are personal data: counted under their SHA-256 (after the same normalization as lookups). */
