@@ -236,7 +236,7 @@ describe('login flow (API)', () => {
     expect(whoami.body.authenticated_at).toBe(again.body.session.authenticated_at);
   });
 
-  it('concurrent logins (flows and sessions are written by group commit): each is stored as answered and works', async () => {
+  it('concurrent logins: each flow and session is stored as answered and works', async () => {
     const emails = Array.from({ length: 12 }, (_, index) => `group-${index}@example.com`);
     const identityIds = await Promise.all(emails.map((email) => createPasswordIdentity(app, email)));
     const inits = await Promise.all(

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { GroupCommitWriter } from '../../database/group-commit.writer.js';
 import type { FailureQuery, FailureRow } from '../login/login-throttle.js';
 import { runNamed, type NamedStatement } from '../named-statements.js';
 import type { UiContainer } from '../ui/ui-container.js';
@@ -20,14 +19,6 @@ const INSERT: NamedStatement = {
   name: 'self_service_flows_insert',
   text: `INSERT INTO self_service_flows (${COLUMNS})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12::jsonb, $13, $14, $15, $16)`,
-};
-/** Several flows in one statement (group commit): the rows travel as one JSON array. */
-const INSERT_MANY: NamedStatement = {
-  name: 'self_service_flows_insert_many',
-  text: `INSERT INTO self_service_flows (${COLUMNS})
-         SELECT ${COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS row(id uuid, kind varchar, type varchar, state varchar,
-           active varchar, forced boolean, request_url text, return_to text, ui jsonb, csrf_token_hash char(64), identity_id uuid,
-           context jsonb, issued_at timestamptz, expires_at timestamptz, created_at timestamptz, updated_at timestamptz)`,
 };
 const FIND: NamedStatement = {
   name: 'self_service_flows_find',
@@ -70,19 +61,30 @@ interface FlowRow {
   updated_at: Date;
 }
 
-/**
- * The `self_service_flows` table, through named statements (every flow request touches it). New flows
- * are written by group commit: the flows started while another INSERT runs share the next one, its
- * round trip and its commit (WAL flush); each `insert` returns once its row is committed.
- */
+/** The `self_service_flows` table, through named statements (every flow request touches it). */
 @Injectable()
 export class FlowsRepository {
-  private readonly writer = new GroupCommitWriter<FlowEntity>((flows) => this.insertMany(flows));
-
   constructor(private readonly dataSource: DataSource) {}
 
-  insert(flow: FlowEntity): Promise<void> {
-    return this.writer.write(flow);
+  async insert(flow: FlowEntity): Promise<void> {
+    await runNamed(this.dataSource, INSERT, [
+      flow.id,
+      flow.kind,
+      flow.type,
+      flow.state,
+      flow.active,
+      flow.forced,
+      flow.requestUrl,
+      flow.returnTo,
+      JSON.stringify(flow.ui),
+      flow.csrfTokenHash,
+      flow.identityId,
+      JSON.stringify(flow.context),
+      flow.issuedAt,
+      flow.expiresAt,
+      flow.createdAt,
+      flow.updatedAt,
+    ]);
   }
 
   /** The flow of that kind, or null (also for a malformed id or a flow of another kind). */
@@ -91,50 +93,6 @@ export class FlowsRepository {
     const { rows } = await runNamed<FlowRow>(this.dataSource, FIND, [id, kind]);
     const [row] = rows;
     return row === undefined ? null : toEntity(row);
-  }
-
-  private async insertMany(flows: readonly FlowEntity[]): Promise<void> {
-    if (flows.length === 1) {
-      const [flow] = flows as [FlowEntity];
-      await runNamed(this.dataSource, INSERT, [
-        flow.id,
-        flow.kind,
-        flow.type,
-        flow.state,
-        flow.active,
-        flow.forced,
-        flow.requestUrl,
-        flow.returnTo,
-        JSON.stringify(flow.ui),
-        flow.csrfTokenHash,
-        flow.identityId,
-        JSON.stringify(flow.context),
-        flow.issuedAt,
-        flow.expiresAt,
-        flow.createdAt,
-        flow.updatedAt,
-      ]);
-      return;
-    }
-    const rows = flows.map((flow) => ({
-      id: flow.id,
-      kind: flow.kind,
-      type: flow.type,
-      state: flow.state,
-      active: flow.active,
-      forced: flow.forced,
-      request_url: flow.requestUrl,
-      return_to: flow.returnTo,
-      ui: flow.ui,
-      csrf_token_hash: flow.csrfTokenHash,
-      identity_id: flow.identityId,
-      context: flow.context,
-      issued_at: flow.issuedAt,
-      expires_at: flow.expiresAt,
-      created_at: flow.createdAt,
-      updated_at: flow.updatedAt,
-    }));
-    await runNamed(this.dataSource, INSERT_MANY, [JSON.stringify(rows)]);
   }
 
   /** The login flow with that id and the failure counts of `failures`, or null (as `find`). */

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { GroupCommitWriter } from '../../database/group-commit.writer.js';
 import { runNamed, type NamedStatement } from '../named-statements.js';
 import { SessionEntity, type AuthenticationMethod } from './entities/session.entity.js';
 
@@ -10,14 +9,6 @@ const COLUMNS =
 const INSERT: NamedStatement = {
   name: 'self_service_sessions_insert',
   text: `INSERT INTO self_service_sessions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`,
-};
-/** Several sessions in one statement (group commit): the rows travel as one JSON array. */
-const INSERT_MANY: NamedStatement = {
-  name: 'self_service_sessions_insert_many',
-  text: `INSERT INTO self_service_sessions (${COLUMNS})
-         SELECT ${COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS row(id uuid, token_hash char(64), identity_id uuid, active boolean,
-           issued_at timestamptz, expires_at timestamptz, authenticated_at timestamptz, authentication_methods jsonb,
-           created_at timestamptz, updated_at timestamptz)`,
 };
 const FIND_ACTIVE: NamedStatement = {
   name: 'self_service_sessions_find_active',
@@ -47,19 +38,24 @@ interface SessionRow {
   updated_at: Date;
 }
 
-/**
- * The `self_service_sessions` table, through named statements. Sessions are looked up by token hash
- * only. New sessions are written by group commit (as flows: see FlowsRepository); each `insert`
- * returns once its row is committed.
- */
+/** The `self_service_sessions` table, through named statements. Sessions are looked up by token hash only. */
 @Injectable()
 export class SessionsRepository {
-  private readonly writer = new GroupCommitWriter<SessionEntity>((sessions) => this.insertMany(sessions));
-
   constructor(private readonly dataSource: DataSource) {}
 
-  insert(session: SessionEntity): Promise<void> {
-    return this.writer.write(session);
+  async insert(session: SessionEntity): Promise<void> {
+    await runNamed(this.dataSource, INSERT, [
+      session.id,
+      session.tokenHash,
+      session.identityId,
+      session.active,
+      session.issuedAt,
+      session.expiresAt,
+      session.authenticatedAt,
+      JSON.stringify(session.authenticationMethods),
+      session.createdAt,
+      session.updatedAt,
+    ]);
   }
 
   /** The active, unexpired session with that token hash (one indexed lookup), or null. */
@@ -78,38 +74,6 @@ export class SessionsRepository {
   async revoke(tokenHash: string, now: Date): Promise<boolean> {
     const { rowCount } = await runNamed(this.dataSource, REVOKE, [tokenHash, now]);
     return (rowCount ?? 0) > 0;
-  }
-
-  private async insertMany(sessions: readonly SessionEntity[]): Promise<void> {
-    if (sessions.length === 1) {
-      const [session] = sessions as [SessionEntity];
-      await runNamed(this.dataSource, INSERT, [
-        session.id,
-        session.tokenHash,
-        session.identityId,
-        session.active,
-        session.issuedAt,
-        session.expiresAt,
-        session.authenticatedAt,
-        JSON.stringify(session.authenticationMethods),
-        session.createdAt,
-        session.updatedAt,
-      ]);
-      return;
-    }
-    const rows = sessions.map((session) => ({
-      id: session.id,
-      token_hash: session.tokenHash,
-      identity_id: session.identityId,
-      active: session.active,
-      issued_at: session.issuedAt,
-      expires_at: session.expiresAt,
-      authenticated_at: session.authenticatedAt,
-      authentication_methods: session.authenticationMethods,
-      created_at: session.createdAt,
-      updated_at: session.updatedAt,
-    }));
-    await runNamed(this.dataSource, INSERT_MANY, [JSON.stringify(rows)]);
   }
 }
 
