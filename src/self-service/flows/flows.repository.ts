@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { FailureQuery, FailureRow } from '../login/login-throttle.js';
-import { runNamed, type NamedStatement } from '../named-statements.js';
+import { runNamed, type NamedStatement } from '../../database/named-statements.js';
 import type { UiContainer } from '../ui/ui-container.js';
 import { FlowEntity } from './entities/flow.entity.js';
 import { FLOW_ID, type FlowKind, type FlowType } from './flow-kind.js';

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { sha256Hex } from '../../common/crypto/digest.js';
 import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../../config/app-config.js';
 import { normalizeIdentifier } from '../../identities/schemas/identifier-normalization.js';
-import { runNamed, type NamedStatement } from '../named-statements.js';
+import { runNamed, type NamedStatement } from '../../database/named-statements.js';
 import { SelfServiceError } from '../self-service.errors.js';
 
 /** A row of `self_service_login_failures`. */

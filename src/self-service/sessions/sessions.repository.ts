@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { runNamed, type NamedStatement } from '../named-statements.js';
+import { runNamed, type NamedStatement } from '../../database/named-statements.js';
 import { SessionEntity, type AuthenticationMethod } from './entities/session.entity.js';
 
 const COLUMNS =
