@@ -8,7 +8,14 @@ import { isForeignKeyViolation } from './database-errors.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
 import type { RememberedConsent } from './flow-decisions.js';
 import { extendValues, type LoginSessionWrite, SESSION_UPSERT, sessionValues } from './login-sessions.repository.js';
-import { CONSENT_REQUEST_COLUMNS, type ConsentRequestRow, jsonb, LOGIN_SESSION_COLUMNS, toConsentRequest } from './request-rows.js';
+import {
+  challengeRequestValues,
+  CONSENT_REQUEST_COLUMNS,
+  type ConsentRequestRow,
+  jsonb,
+  LOGIN_SESSION_COLUMNS,
+  toConsentRequest,
+} from './request-rows.js';
 import { redeemStatement, redeemVerifier } from './verifier-redemption.js';
 
 /** What accept or reject writes on a consent request. */
@@ -262,26 +269,7 @@ export class ConsentRequestsRepository {
 /** The parameters of an insert, in CONSENT_REQUEST_COLUMNS order; jsonb as JSON text. */
 function consentValues(request: ConsentRequestEntity): unknown[] {
   return [
-    request.id,
-    request.challengeHash,
-    request.challengeSealed,
-    request.verifierHash,
-    request.csrfHash,
-    request.clientId,
-    request.requestUrl,
-    jsonb(request.requestedScope),
-    jsonb(request.requestedAudience),
-    jsonb(request.oidcContext),
-    request.skip,
-    request.requestedAt,
-    request.handledAt,
-    request.remember,
-    request.acr,
-    jsonb(request.amr),
-    jsonb(request.context),
-    request.forceSubjectIdentifier,
-    jsonb(request.error),
-    request.wasUsed,
+    ...challengeRequestValues(request),
     request.subject,
     request.loginRequestId,
     request.loginChallengeSealed,

@@ -5,7 +5,7 @@ import { runNamed } from '../database/named-statements.js';
 import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from './database-errors.js';
 import { LoginRequestEntity } from './entities/login-request.entity.js';
-import { jsonb, LOGIN_REQUEST_COLUMNS, type LoginRequestRow, toLoginRequest } from './request-rows.js';
+import { challengeRequestValues, jsonb, LOGIN_REQUEST_COLUMNS, type LoginRequestRow, toLoginRequest } from './request-rows.js';
 import { redeemStatement, redeemVerifier } from './verifier-redemption.js';
 
 /** What accept or reject writes on a login request. */
@@ -78,26 +78,7 @@ export class LoginRequestsRepository {
   async insert(request: LoginRequestEntity): Promise<void> {
     try {
       await runNamed(this.dataSource, STATEMENTS.insert, [
-        request.id,
-        request.challengeHash,
-        request.challengeSealed,
-        request.verifierHash,
-        request.csrfHash,
-        request.clientId,
-        request.requestUrl,
-        jsonb(request.requestedScope),
-        jsonb(request.requestedAudience),
-        jsonb(request.oidcContext),
-        request.skip,
-        request.requestedAt,
-        request.handledAt,
-        request.remember,
-        request.acr,
-        jsonb(request.amr),
-        jsonb(request.context),
-        request.forceSubjectIdentifier,
-        jsonb(request.error),
-        request.wasUsed,
+        ...challengeRequestValues(request),
         request.subject,
         request.loginSessionId,
         request.authenticatedAt,

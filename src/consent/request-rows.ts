@@ -17,6 +17,32 @@ const CHALLENGE_REQUEST_COLUMNS = `"id", "challenge_hash", "challenge_sealed", "
   "request_url", "requested_scope", "requested_audience", "oidc_context", "skip", "requested_at", "handled_at", "remember",
   "acr", "amr", "context", "force_subject_identifier", "error", "was_used"`;
 
+/** Insert parameters for CHALLENGE_REQUEST_COLUMNS, in their order; jsonb as JSON text. */
+export function challengeRequestValues(request: LoginRequestEntity | ConsentRequestEntity): unknown[] {
+  return [
+    request.id,
+    request.challengeHash,
+    request.challengeSealed,
+    request.verifierHash,
+    request.csrfHash,
+    request.clientId,
+    request.requestUrl,
+    jsonb(request.requestedScope),
+    jsonb(request.requestedAudience),
+    jsonb(request.oidcContext),
+    request.skip,
+    request.requestedAt,
+    request.handledAt,
+    request.remember,
+    request.acr,
+    jsonb(request.amr),
+    jsonb(request.context),
+    request.forceSubjectIdentifier,
+    jsonb(request.error),
+    request.wasUsed,
+  ];
+}
+
 export const LOGIN_REQUEST_COLUMNS = `${CHALLENGE_REQUEST_COLUMNS}, "subject", "login_session_id", "authenticated_at", "remember_for"`;
 
 export const CONSENT_REQUEST_COLUMNS = `${CHALLENGE_REQUEST_COLUMNS}, "subject", "login_request_id", "login_challenge_sealed",
