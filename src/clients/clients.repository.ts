@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, type Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
 import { ClientsError } from './clients.errors.js';
 import { ClientEntity } from './entities/client.entity.js';
+import { isUniqueViolation } from '../database/sql-state.js';
 
-const UNIQUE_VIOLATION = '23505';
 const MAX_ID_LENGTH = 255;
 
 /**
@@ -62,8 +62,4 @@ export class ClientsRepository {
 /** PostgreSQL text cannot hold NUL, and no stored id is longer than the column: such ids exist nowhere. */
 function storableId(id: string): boolean {
   return id.length > 0 && id.length <= MAX_ID_LENGTH && !id.includes('\0');
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof QueryFailedError && (error.driverError as { code?: unknown } | undefined)?.code === UNIQUE_VIOLATION;
 }

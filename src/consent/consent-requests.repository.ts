@@ -4,7 +4,7 @@ import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
 import { runNamed } from '../database/named-statements.js';
 import { ConsentError } from './consent.errors.js';
-import { isForeignKeyViolation } from './database-errors.js';
+import { isForeignKeyViolation } from '../database/sql-state.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
 import type { RememberedConsent } from './flow-decisions.js';
 import { extendValues, type LoginSessionWrite, SESSION_UPSERT, sessionValues } from './login-sessions.repository.js';

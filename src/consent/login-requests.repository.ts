@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
 import { runNamed } from '../database/named-statements.js';
 import { ConsentError } from './consent.errors.js';
-import { isForeignKeyViolation } from './database-errors.js';
+import { isForeignKeyViolation } from '../database/sql-state.js';
 import { LoginRequestEntity } from './entities/login-request.entity.js';
 import { challengeRequestValues, jsonb, LOGIN_REQUEST_COLUMNS, type LoginRequestRow, toLoginRequest } from './request-rows.js';
 import { redeemStatement, redeemVerifier } from './verifier-redemption.js';

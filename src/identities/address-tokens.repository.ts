@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { IdentityRecoveryAddressEntity } from './entities/identity-recovery-address.entity.js';
 import { IdentityVerifiableAddressEntity } from './entities/identity-verifiable-address.entity.js';
 import { IdentityVerificationTokenEntity } from './entities/identity-verification-token.entity.js';
 import { IdentitiesError } from './identities.errors.js';
+import { isForeignKeyViolation } from '../database/sql-state.js';
 
 /** An address found by value: whose it is. */
 export interface AddressOwner {
@@ -25,8 +26,6 @@ interface RedeemedRow {
   address_id: string;
   expires_at: Date;
 }
-
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /** Verified addresses get this status (Kratos' `completed`); new ones start `pending`. */
 const VERIFIED_STATUS = 'completed';
@@ -72,8 +71,7 @@ export class AddressTokensRepository {
     try {
       await this.dataSource.manager.insert(IdentityVerificationTokenEntity, token);
     } catch (error) {
-      const code = error instanceof QueryFailedError ? (error.driverError as { code?: unknown }).code : undefined;
-      if (code === FOREIGN_KEY_VIOLATION) throw IdentitiesError.notFound();
+      if (isForeignKeyViolation(error)) throw IdentitiesError.notFound();
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
-import { DataSource, type EntityManager, QueryFailedError, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { offsetOf, type NumberedPage } from '../common/pagination/numbered-page.js';
 import { IdentityCredentialIdentifierEntity } from './entities/identity-credential-identifier.entity.js';
 import { IdentityCredentialEntity } from './entities/identity-credential.entity.js';
@@ -13,10 +13,8 @@ import type { IdentifierCondition } from './identity-list-filter.js';
 import type { IdentityRecord } from './identity-record.js';
 import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js';
 import { pgPool } from '../database/named-statements.js';
+import { isForeignKeyViolation, SqlState, sqlStateOf, violatedConstraintOf } from '../database/sql-state.js';
 
-const UNIQUE_VIOLATION = '23505';
-const LOCK_NOT_AVAILABLE = '55P03';
-const FOREIGN_KEY_VIOLATION = '23503';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PASSWORD = 'password';
 
@@ -207,8 +205,7 @@ export class IdentitiesRepository {
         [randomUUID(), identityId, PASSWORD, JSON.stringify({ hashed_password: hashedPassword }), now],
       );
     } catch (error) {
-      const driver = error instanceof QueryFailedError ? (error.driverError as { code?: unknown }) : undefined;
-      if (driver?.code === FOREIGN_KEY_VIOLATION) throw IdentitiesError.notFound();
+      if (isForeignKeyViolation(error)) throw IdentitiesError.notFound();
       throw error;
     }
   }
@@ -222,9 +219,11 @@ export class IdentitiesRepository {
     try {
       return await this.dataSource.transaction(work);
     } catch (error) {
-      const driver = error instanceof QueryFailedError ? (error.driverError as { code?: unknown; constraint?: unknown }) : undefined;
-      if (driver?.code === UNIQUE_VIOLATION) throw IdentitiesError.conflict(CONFLICT_FIELDS[String(driver.constraint)] ?? 'traits', error);
-      if (driver?.code === LOCK_NOT_AVAILABLE) throw IdentitiesError.concurrentUpdate(error);
+      const state = sqlStateOf(error);
+      if (state === SqlState.UniqueViolation) {
+        throw IdentitiesError.conflict(CONFLICT_FIELDS[String(violatedConstraintOf(error))] ?? 'traits', error);
+      }
+      if (state === SqlState.LockNotAvailable) throw IdentitiesError.concurrentUpdate(error);
       throw error;
     }
   }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, type Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
 import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.entity.js';
 import { IdentitiesError } from './identities.errors.js';
-
-const FOREIGN_KEY_VIOLATION = '23503';
+import { isForeignKeyViolation } from '../database/sql-state.js';
 
 /** The `identity_recovery_tokens` table: written here, redeemed by the self-service recovery flow. */
 @Injectable()
@@ -16,8 +15,7 @@ export class RecoveryTokensRepository {
     try {
       await this.rows.insert(token);
     } catch (error) {
-      const code = error instanceof QueryFailedError ? (error.driverError as { code?: unknown }).code : undefined;
-      if (code === FOREIGN_KEY_VIOLATION) throw IdentitiesError.notFound();
+      if (isForeignKeyViolation(error)) throw IdentitiesError.notFound();
       throw error;
     }
   }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { JsonWebKeyEntity } from './entities/json-web-key.entity.js';
 import type { PublicJwk } from './jwk.js';
 import { MAX_KEYS_PER_SET } from './key-sets.js';
 import { KeysError, KeysErrorCode } from './keys.errors.js';
+import { isUniqueViolation } from '../database/sql-state.js';
 
 /** A key ready to store: public members in clear, private members already sealed. */
 export interface NewKeyRow {
@@ -21,7 +22,6 @@ export interface PublishedKeyRow {
 
 /** Namespace of the per-set advisory locks (the two-key form, apart from the migration lock). */
 const SET_LOCK_NAMESPACE = 0x6a776b;
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * Storage of key sets. Every write runs in one transaction holding a per-set advisory lock, so the
@@ -135,7 +135,7 @@ export class KeysRepository {
     try {
       await manager.insert(JsonWebKeyEntity, entity);
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: unknown }).code === UNIQUE_VIOLATION) {
+      if (isUniqueViolation(error)) {
         throw new KeysError(KeysErrorCode.KidTaken, `Key set ${set} already has a key with kid ${key.kid}.`);
       }
       throw error;
