@@ -2,21 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
-import { runNamed } from '../database/named-statements.js';
+import { jsonb, runNamed, runNamedFirst } from '../database/named-statements.js';
 import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from '../database/sql-state.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
 import type { RememberedConsent } from './flow-decisions.js';
 import { extendValues, type LoginSessionWrite, SESSION_UPSERT, sessionValues } from './login-sessions.repository.js';
-import {
-  challengeRequestValues,
-  CONSENT_REQUEST_COLUMNS,
-  type ConsentRequestRow,
-  jsonb,
-  LOGIN_SESSION_COLUMNS,
-  toConsentRequest,
-} from './request-rows.js';
-import { redeemStatement, redeemVerifier } from './verifier-redemption.js';
+import { challengeRequestValues, CONSENT_REQUEST_COLUMNS, LOGIN_SESSION_COLUMNS, toConsentRequest } from './request-rows.js';
+import { redeemStatement } from './verifier-redemption.js';
 
 /** What accept or reject writes on a consent request. */
 export type ConsentDecision = Pick<
@@ -139,8 +132,7 @@ export class ConsentRequestsRepository {
   }
 
   async findByChallengeHash(challengeHash: string): Promise<ConsentRequestEntity | null> {
-    const [row] = (await runNamed<ConsentRequestRow>(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash])).rows;
-    return row === undefined ? null : toConsentRequest(row);
+    return runNamedFirst(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash], toConsentRequest);
   }
 
   /** Records (or replaces) the decision until the browser redeems the verifier. */
@@ -183,7 +175,7 @@ export class ConsentRequestsRepository {
 
   /** Redeems a verifier once (see LoginRequestsRepository.redeem). */
   redeem(verifierHash: string): Promise<ConsentRequestEntity | null> {
-    return redeemVerifier(this.dataSource, STATEMENTS.redeem, verifierHash, toConsentRequest);
+    return runNamedFirst(this.dataSource, STATEMENTS.redeem, [verifierHash], toConsentRequest);
   }
 
   /** What the remembered, unexpired consents of a subject for a client granted, newest first. */

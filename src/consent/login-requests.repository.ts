@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
-import { runNamed } from '../database/named-statements.js';
+import { jsonb, runNamed, runNamedFirst } from '../database/named-statements.js';
 import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from '../database/sql-state.js';
 import { LoginRequestEntity } from './entities/login-request.entity.js';
-import { challengeRequestValues, jsonb, LOGIN_REQUEST_COLUMNS, type LoginRequestRow, toLoginRequest } from './request-rows.js';
-import { redeemStatement, redeemVerifier } from './verifier-redemption.js';
+import { challengeRequestValues, LOGIN_REQUEST_COLUMNS, toLoginRequest } from './request-rows.js';
+import { redeemStatement } from './verifier-redemption.js';
 
 /** What accept or reject writes on a login request. */
 export type LoginDecision = Pick<
@@ -91,8 +91,7 @@ export class LoginRequestsRepository {
   }
 
   async findByChallengeHash(challengeHash: string): Promise<LoginRequestEntity | null> {
-    const [row] = (await runNamed<LoginRequestRow>(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash])).rows;
-    return row === undefined ? null : toLoginRequest(row);
+    return runNamedFirst(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash], toLoginRequest);
   }
 
   /** Records the decision unless one was recorded already (a login request is answered once). */
@@ -141,7 +140,7 @@ export class LoginRequestsRepository {
    * request has it. The UPDATE decides, so of two browsers racing with one verifier only one wins.
    */
   redeem(verifierHash: string): Promise<LoginRequestEntity | null> {
-    return redeemVerifier(this.dataSource, STATEMENTS.redeem, verifierHash, toLoginRequest);
+    return runNamedFirst(this.dataSource, STATEMENTS.redeem, [verifierHash], toLoginRequest);
   }
 
   /** Login requests of flows that can no longer complete; what a consent needs was copied to it. */

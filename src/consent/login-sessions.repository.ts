@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
-import { runNamed } from '../database/named-statements.js';
+import { runNamed, runNamedFirst } from '../database/named-statements.js';
 import { isUuid } from './uuid.js';
 import { LoginSessionEntity } from './entities/login-session.entity.js';
-import { LOGIN_SESSION_COLUMNS, type LoginSessionRow, toLoginSession } from './request-rows.js';
+import { LOGIN_SESSION_COLUMNS, toLoginSession } from './request-rows.js';
 
 /**
  * What a redeemed login writes on its session: extend a remembered session's window (a skip) or
@@ -59,15 +59,13 @@ export class LoginSessionsRepository {
 
   /** The remembered, unexpired session whose cookie digest this is, or null. */
   async findRememberedByToken(tokenHash: string, now: Date): Promise<LoginSessionEntity | null> {
-    const [row] = (await runNamed<LoginSessionRow>(this.dataSource, STATEMENTS.findRememberedByToken, [tokenHash, now])).rows;
-    return row === undefined ? null : toLoginSession(row);
+    return runNamedFirst(this.dataSource, STATEMENTS.findRememberedByToken, [tokenHash, now], toLoginSession);
   }
 
   /** The remembered, unexpired session with this id (`sid`), or null. */
   async findRememberedById(id: string, now: Date): Promise<LoginSessionEntity | null> {
     if (!isUuid(id)) return null;
-    const [row] = (await runNamed<LoginSessionRow>(this.dataSource, STATEMENTS.findRememberedById, [id, now])).rows;
-    return row === undefined ? null : toLoginSession(row);
+    return runNamedFirst(this.dataSource, STATEMENTS.findRememberedById, [id, now], toLoginSession);
   }
 
   /**

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
-import { runNamed } from '../database/named-statements.js';
+import { runNamed, runNamedFirst } from '../database/named-statements.js';
 import { LogoutRequestEntity } from './entities/logout-request.entity.js';
-import { LOGOUT_REQUEST_COLUMNS, type LogoutRequestRow, toLogoutRequest } from './request-rows.js';
-import { redeemStatement, redeemVerifier } from './verifier-redemption.js';
+import { LOGOUT_REQUEST_COLUMNS, toLogoutRequest } from './request-rows.js';
+import { redeemStatement } from './verifier-redemption.js';
 
 /** The hand-off's statements (see runNamed); the janitor's delete stays on TypeORM. */
 const STATEMENTS = {
@@ -59,8 +59,7 @@ export class LogoutRequestsRepository {
   }
 
   async findByChallengeHash(challengeHash: string): Promise<LogoutRequestEntity | null> {
-    const [row] = (await runNamed<LogoutRequestRow>(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash])).rows;
-    return row === undefined ? null : toLogoutRequest(row);
+    return runNamedFirst(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash], toLogoutRequest);
   }
 
   /** Accepts (again: a new verifier replaces the old one) unless used or rejected meanwhile. */
@@ -75,7 +74,7 @@ export class LogoutRequestsRepository {
 
   /** Redeems an accepted request's verifier once (see LoginRequestsRepository.redeem). */
   redeem(verifierHash: string): Promise<LogoutRequestEntity | null> {
-    return redeemVerifier(this.dataSource, STATEMENTS.redeem, verifierHash, toLogoutRequest);
+    return runNamedFirst(this.dataSource, STATEMENTS.redeem, [verifierHash], toLogoutRequest);
   }
 
   async deleteRequestedBefore(cutoff: Date): Promise<number> {

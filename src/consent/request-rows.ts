@@ -1,3 +1,4 @@
+import { jsonb } from '../database/named-statements.js';
 import type { ConsentRequestEntity } from './entities/consent-request.entity.js';
 import type { LoginRequestEntity } from './entities/login-request.entity.js';
 import type { LoginSessionEntity } from './entities/login-session.entity.js';
@@ -198,9 +199,4 @@ export function toLoginSession(row: LoginSessionRow): LoginSessionEntity {
     remember: row.remember,
     expiresAt: row.expires_at,
   };
-}
-
-/** A jsonb parameter: JSON text, or SQL NULL for null. */
-export function jsonb(value: unknown): string | null {
-  return value === null ? null : JSON.stringify(value);
 }

@@ -1,6 +1,4 @@
-import type pg from 'pg';
-import type { DataSource } from 'typeorm';
-import { type NamedStatement, runNamed } from '../database/named-statements.js';
+import type { NamedStatement } from '../database/named-statements.js';
 
 /**
  * The statement that redeems a verifier of a login, consent or logout request: marks the one
@@ -16,15 +14,4 @@ export function redeemStatement(name: string, table: string, answered: string, c
       WHERE "verifier_hash" = $1 AND "was_used" = false AND ${answered}
       RETURNING ${columns}`,
   };
-}
-
-/** Runs a redeem statement: the redeemed request, or null when no answered, unused request has this verifier. */
-export async function redeemVerifier<R extends pg.QueryResultRow, T>(
-  dataSource: DataSource,
-  statement: NamedStatement,
-  verifierHash: string,
-  map: (row: R) => T,
-): Promise<T | null> {
-  const [row] = (await runNamed<R>(dataSource, statement, [verifierHash])).rows;
-  return row === undefined ? null : map(row);
 }

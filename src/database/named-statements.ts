@@ -26,3 +26,19 @@ export async function runNamed<T extends pg.QueryResultRow = pg.QueryResultRow>(
 export function pgPool(dataSource: DataSource): pg.Pool {
   return (dataSource.driver as unknown as { master: pg.Pool }).master;
 }
+
+/** Runs a named statement and maps its first row; null when it returned none. */
+export async function runNamedFirst<R extends pg.QueryResultRow, T>(
+  dataSource: DataSource,
+  statement: NamedStatement,
+  values: readonly unknown[],
+  map: (row: R) => T,
+): Promise<T | null> {
+  const [row] = (await runNamed<R>(dataSource, statement, values)).rows;
+  return row === undefined ? null : map(row);
+}
+
+/** A jsonb parameter: JSON text, or SQL NULL for null (see runNamed). */
+export function jsonb(value: unknown): string | null {
+  return value === null ? null : JSON.stringify(value);
+}

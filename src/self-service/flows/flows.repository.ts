@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { FailureQuery, FailureRow } from '../login/login-throttle.js';
-import { runNamed, type NamedStatement } from '../../database/named-statements.js';
+import { type NamedStatement, runNamed, runNamedFirst } from '../../database/named-statements.js';
 import type { UiContainer } from '../ui/ui-container.js';
 import { FlowEntity } from './entities/flow.entity.js';
 import { FLOW_ID, type FlowKind, type FlowType } from './flow-kind.js';
@@ -90,9 +90,7 @@ export class FlowsRepository {
   /** The flow of that kind, or null (also for a malformed id or a flow of another kind). */
   async find(kind: FlowKind, id: string): Promise<FlowEntity | null> {
     if (!FLOW_ID.test(id)) return null;
-    const { rows } = await runNamed<FlowRow>(this.dataSource, FIND, [id, kind]);
-    const [row] = rows;
-    return row === undefined ? null : toEntity(row);
+    return runNamedFirst(this.dataSource, FIND, [id, kind], toEntity);
   }
 
   /** The login flow with that id and the failure counts of `failures`, or null (as `find`). */

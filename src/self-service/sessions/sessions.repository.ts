@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { runNamed, type NamedStatement } from '../../database/named-statements.js';
+import { type NamedStatement, runNamed, runNamedFirst } from '../../database/named-statements.js';
 import { SessionEntity, type AuthenticationMethod } from './entities/session.entity.js';
 
 const COLUMNS =
@@ -60,9 +60,7 @@ export class SessionsRepository {
 
   /** The active, unexpired session with that token hash (one indexed lookup), or null. */
   async findActive(tokenHash: string, now: Date): Promise<SessionEntity | null> {
-    const { rows } = await runNamed<SessionRow>(this.dataSource, FIND_ACTIVE, [tokenHash, now]);
-    const [row] = rows;
-    return row === undefined ? null : toEntity(row);
+    return runNamedFirst(this.dataSource, FIND_ACTIVE, [tokenHash, now], toEntity);
   }
 
   /** Marks the session re-authenticated (login `refresh=true`): new `authenticated_at` and expiry. */
