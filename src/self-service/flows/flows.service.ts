@@ -112,11 +112,8 @@ export class FlowsService {
   }
 
   /** The flow of that kind: 400 for a missing or malformed id, 404 for an unknown one. Expiry is not checked. */
-  async find(kind: FlowKind, id: unknown): Promise<FlowEntity> {
-    if (typeof id !== 'string' || !FLOW_ID.test(id)) throw SelfServiceError.missingFlowId();
-    const flow = await this.repository.find(kind, id);
-    if (flow === null) throw SelfServiceError.flowNotFound();
-    return flow;
+  find(kind: FlowKind, id: unknown): Promise<FlowEntity> {
+    return this.load(id, (valid) => this.repository.find(kind, valid));
   }
 
   /**
@@ -132,10 +129,7 @@ export class FlowsService {
    * statement (the submit's first two reads in one round trip).
    */
   async forLoginSubmit(http: SelfServiceHttp, failures: FailureQuery): Promise<SubmittedFlow & { readonly failureCounts: FailureCounts }> {
-    const id = flowParameter(http);
-    if (typeof id !== 'string' || !FLOW_ID.test(id)) throw SelfServiceError.missingFlowId();
-    const found = await this.repository.findLoginWithFailures(id, failures);
-    if (found === null) throw SelfServiceError.flowNotFound();
+    const found = await this.load(flowParameter(http), (id) => this.repository.findLoginWithFailures(id, failures));
     return { ...this.submitted(found.flow, http), failureCounts: { keys: failures.keys, rows: found.failures } };
   }
 
@@ -192,6 +186,14 @@ export class FlowsService {
     const url = new URL(FLOW_KINDS[flow.kind].uiUrl(this.config.selfService.urls));
     url.searchParams.set('flow', flow.id);
     return url.href;
+  }
+
+  /** What `read` finds for a flow id: 400 when the id is missing or malformed, 404 when nothing is found. */
+  private async load<T>(id: unknown, read: (id: string) => Promise<T | null>): Promise<T> {
+    if (typeof id !== 'string' || !FLOW_ID.test(id)) throw SelfServiceError.missingFlowId();
+    const found = await read(id);
+    if (found === null) throw SelfServiceError.flowNotFound();
+    return found;
   }
 
   private submitted(flow: FlowEntity, http: SelfServiceHttp): SubmittedFlow {
