@@ -42,3 +42,15 @@ export async function runNamedFirst<R extends pg.QueryResultRow, T>(
 export function jsonb(value: unknown): string | null {
   return value === null ? null : JSON.stringify(value);
 }
+
+/**
+ * A read one repository lends another to run inside the other's statement, as a scalar subquery
+ * yielding one JSON value (SQL NULL when nothing matched): two reads, one round trip. `sql(first)`
+ * numbers its parameters from `$first` and must return the same text for the same `first` (it becomes
+ * part of a named statement); `values` are its parameters, in order; `parse` reads the JSON value.
+ */
+export interface EmbeddedRead<T> {
+  sql(first: number): string;
+  readonly values: readonly unknown[];
+  parse(json: unknown): T;
+}

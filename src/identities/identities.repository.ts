@@ -12,7 +12,7 @@ import { IdentitiesError } from './identities.errors.js';
 import type { IdentifierCondition } from './identity-list-filter.js';
 import type { IdentityRecord } from './identity-record.js';
 import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js';
-import { pgPool } from '../database/named-statements.js';
+import { type EmbeddedRead, pgPool } from '../database/named-statements.js';
 import { isForeignKeyViolation, SqlState, sqlStateOf, violatedConstraintOf } from '../database/sql-state.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,14 +35,18 @@ const GET_WITH_ADDRESSES = {
   name: 'identities_get_with_addresses',
   text: `SELECT ${IDENTITY_WITH_ADDRESSES} FROM identities i WHERE i.id = $1`,
 };
-const FIND_PASSWORD_CREDENTIAL = {
-  name: 'identities_find_password_credential',
-  text: `SELECT c.config ->> 'hashed_password' AS hashed_password, ${IDENTITY_WITH_ADDRESSES}
-           FROM identity_credential_identifiers ci
-           JOIN identities i ON i.id = ci.identity_id
-           LEFT JOIN identity_credentials c ON c.identity_id = ci.identity_id AND c.type = ci.type
-          WHERE ci.type = $1 AND ci.identifier = $2`,
-};
+/**
+ * The password credential of a login identifier with its identity (and addresses), as one JSON value
+ * or NULL; `type` and `identifier` are the statement's placeholders for them.
+ */
+function passwordCredentialJson(type: string, identifier: string): string {
+  return `(SELECT row_to_json(credential) FROM (
+             SELECT c.config ->> 'hashed_password' AS hashed_password, ${IDENTITY_WITH_ADDRESSES}
+               FROM identity_credential_identifiers ci
+               JOIN identities i ON i.id = ci.identity_id
+               LEFT JOIN identity_credentials c ON c.identity_id = ci.identity_id AND c.type = ci.type
+              WHERE ci.type = ${type} AND ci.identifier = ${identifier}) credential)`;
+}
 
 interface IdentityRow {
   id: string;
@@ -63,6 +67,12 @@ interface IdentityRow {
   recovery_addresses: { id: string; via: string; value: string; created_at: string; updated_at: string }[];
 }
 
+type PasswordCredentialRow = IdentityRow & { hashed_password: string | null };
+
+function toPasswordCredential(row: PasswordCredentialRow): PasswordCredential {
+  return { identityId: row.id, hashedPassword: row.hashed_password ?? undefined, record: toRecord(row) };
+}
+
 /** Which request field a unique index guards, for the 409's `details.field`. */
 const CONFLICT_FIELDS: Readonly<Record<string, string>> = {
   UQ_identity_credential_identifiers_type_identifier: 'credentials_identifier',
@@ -77,7 +87,7 @@ export interface IdentityWrite {
   readonly derived: DerivedTraits;
 }
 
-/** A password credential found by login identifier (see `findPasswordCredential`), with its identity. */
+/** A password credential found by login identifier (see `passwordCredentialRead`), with its identity. */
 export interface PasswordCredential {
   readonly identityId: string;
   /** PHC argon2 or bcrypt string; undefined when the identity has identifiers but no password. */
@@ -183,14 +193,22 @@ export class IdentitiesRepository {
   }
 
   /** One indexed lookup: identifier (already normalized) -> password hash and identity. */
-  async findPasswordCredential(identifier: string): Promise<PasswordCredential | undefined> {
-    const { rows } = await this.pool.query<IdentityRow & { hashed_password: string | null }>({
-      ...FIND_PASSWORD_CREDENTIAL,
+  /**
+   * The password credential of a (normalized) login identifier with its identity, or undefined, as a
+   * read another repository runs inside its own statement: the login submit reads its flow, its
+   * failure counts and the credential in one round trip.
+   */
+  passwordCredentialRead(identifier: string): EmbeddedRead<PasswordCredential | undefined> {
+    return {
+      sql: (first) => passwordCredentialJson(`$${first}`, `$${first + 1}`),
       values: [PASSWORD, identifier],
-    });
-    const [row] = rows;
-    if (row === undefined) return undefined;
-    return { identityId: row.id, hashedPassword: row.hashed_password ?? undefined, record: toRecord(row) };
+      parse: (json) => {
+        if (json === null || json === undefined) return undefined;
+        // row_to_json writes timestamps as text, where pg would have parsed them into Dates.
+        const row = json as Omit<PasswordCredentialRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
+        return toPasswordCredential({ ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) });
+      },
+    };
   }
 
   /** Creates or replaces the password credential of an identity; 404 when the identity is gone. */
@@ -210,7 +228,7 @@ export class IdentitiesRepository {
     }
   }
 
-  /** The pg pool TypeORM opened: the login path's reads skip the query-runner layer (see IDENTITY_WITH_ADDRESSES). */
+  /** The pg pool TypeORM opened: the identity GET skips the query-runner layer (see IDENTITY_WITH_ADDRESSES). */
   private get pool(): pg.Pool {
     return pgPool(this.dataSource);
   }

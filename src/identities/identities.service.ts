@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NumberedPage } from '../common/pagination/numbered-page.js';
 import { ChangeNotifier } from '../database/change-notifier.js';
+import type { EmbeddedRead } from '../database/named-statements.js';
 import type { CreateIdentityDto } from './dto/create-identity.dto.js';
 import type { UpdateIdentityDto } from './dto/update-identity.dto.js';
 import { IdentitiesRepository, type PasswordCredential } from './identities.repository.js';
@@ -96,10 +97,11 @@ export class IdentitiesService {
 
   /**
    * The password credential of the identity owning a login identifier (normalized here), with that
-   * identity, or undefined. `hashedPassword` is undefined for an identity created without a password.
+   * identity, or undefined, as a read to run inside another statement (see EmbeddedRead).
+   * `hashedPassword` is undefined for an identity created without a password.
    */
-  findPasswordCredential(identifier: string): Promise<PasswordCredential | undefined> {
-    return this.repository.findPasswordCredential(normalizeIdentifier(identifier));
+  passwordCredentialRead(identifier: string): EmbeddedRead<PasswordCredential | undefined> {
+    return this.repository.passwordCredentialRead(normalizeIdentifier(identifier));
   }
 
   /** Creates an identity with a password (hashed with argon2id here): self-service registration. */

@@ -97,6 +97,12 @@ describe('login flow (API)', () => {
     });
     expect(whoami.status).toBe(200);
     expect(whoami.body.id).toBe(login.body.session.id);
+    // The login reads the identity with its flow (one statement, as JSON); whoami reads it on its own.
+    expect(login.body.session.identity).toEqual(whoami.body.identity);
+    expect(login.body.session.identity).toMatchObject({
+      verifiable_addresses: [{ value: 'ann@example.com', verified: false }],
+      recovery_addresses: [{ value: 'ann@example.com' }],
+    });
     const rows = await queryDatabase(app.databaseUrl, `SELECT token_hash FROM self_service_sessions WHERE id = $1`, [
       login.body.session.id,
     ]);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { FailureQuery, FailureRow } from '../login/login-throttle.js';
-import { type NamedStatement, runNamed, runNamedFirst } from '../../database/named-statements.js';
+import { type EmbeddedRead, type NamedStatement, runNamed, runNamedFirst } from '../../database/named-statements.js';
 import type { UiContainer } from '../ui/ui-container.js';
 import { FlowEntity } from './entities/flow.entity.js';
 import { FLOW_ID, type FlowKind, type FlowType } from './flow-kind.js';
@@ -25,16 +25,20 @@ const FIND: NamedStatement = {
   text: `SELECT ${COLUMNS} FROM self_service_flows WHERE id = $1 AND kind = $2`,
 };
 /**
- * A login flow with the failed-login counts its submit is judged by (LoginThrottle), in one statement:
- * a submit's first two reads share one round trip.
+ * A login flow with what its submit reads next, in one statement (one round trip): the failed-login
+ * counts it is judged by (LoginThrottle) and the password credential of the identifier submitted (an
+ * EmbeddedRead of the identities context, from $4 on).
  */
-const FIND_LOGIN_WITH_FAILURES: NamedStatement = {
-  name: 'self_service_flows_find_login_with_failures',
-  text: `SELECT ${COLUMNS},
-           (SELECT COALESCE(json_agg(json_build_object('key', f.key, 'failures', f.failures, 'window_started_at', f.window_started_at)), '[]')
-              FROM self_service_login_failures f WHERE f.key = ANY($2) AND f.window_started_at > $3) AS login_failures
-           FROM self_service_flows WHERE id = $1 AND kind = 'login'`,
-};
+function findLoginForSubmit(credential: EmbeddedRead<unknown>): NamedStatement {
+  return {
+    name: 'self_service_flows_find_login_for_submit',
+    text: `SELECT ${COLUMNS},
+             (SELECT COALESCE(json_agg(json_build_object('key', f.key, 'failures', f.failures, 'window_started_at', f.window_started_at)), '[]')
+                FROM self_service_login_failures f WHERE f.key = ANY($2) AND f.window_started_at > $3) AS login_failures,
+             ${credential.sql(4)} AS password_credential
+             FROM self_service_flows WHERE id = $1 AND kind = 'login'`,
+  };
+}
 const UPDATE: NamedStatement = {
   name: 'self_service_flows_update',
   text: `UPDATE self_service_flows
@@ -93,14 +97,16 @@ export class FlowsRepository {
     return runNamedFirst(this.dataSource, FIND, [id, kind], toEntity);
   }
 
-  /** The login flow with that id and the failure counts of `failures`, or null (as `find`). */
-  async findLoginWithFailures(id: string, failures: FailureQuery): Promise<{ flow: FlowEntity; failures: FailureRow[] } | null> {
+  /** The login flow with that id, the failure counts of `failures` and the result of `credential`; null without the flow (as `find`). */
+  async findLoginForSubmit<C>(
+    id: string,
+    failures: FailureQuery,
+    credential: EmbeddedRead<C>,
+  ): Promise<{ flow: FlowEntity; failures: FailureRow[]; credential: C } | null> {
     if (!FLOW_ID.test(id)) return null;
-    const { rows } = await runNamed<FlowRow & { login_failures: { key: string; failures: number; window_started_at: string }[] }>(
-      this.dataSource,
-      FIND_LOGIN_WITH_FAILURES,
-      [id, failures.keys, failures.cutoff],
-    );
+    const { rows } = await runNamed<
+      FlowRow & { login_failures: { key: string; failures: number; window_started_at: string }[]; password_credential: unknown }
+    >(this.dataSource, findLoginForSubmit(credential), [id, failures.keys, failures.cutoff, ...credential.values]);
     const [row] = rows;
     if (row === undefined) return null;
     return {
@@ -110,6 +116,7 @@ export class FlowsRepository {
         failures: failure.failures,
         window_started_at: new Date(failure.window_started_at),
       })),
+      credential: credential.parse(row.password_credential),
     };
   }
 

@@ -11,6 +11,7 @@ import { markBrowserRequest } from './browser-requests.js';
 import { FlowEntity } from './entities/flow.entity.js';
 import { FLOW_ID, FLOW_KINDS, type FlowKind, type FlowType } from './flow-kind.js';
 import { FlowsRepository, type FlowChanges } from './flows.repository.js';
+import type { EmbeddedRead } from '../../database/named-statements.js';
 import type { FailureCounts, FailureQuery } from '../login/login-throttle.js';
 import { isAllowedReturnTo } from './return-to.js';
 
@@ -125,12 +126,20 @@ export class FlowsService {
   }
 
   /**
-   * `forSubmit('login', http)` that also reads the failed-login counts of `failures` in the same
-   * statement (the submit's first two reads in one round trip).
+   * `forSubmit('login', http)` that also reads, in the same statement, the failed-login counts of
+   * `failures` and the result of `credential` (the submit's first reads in one round trip).
    */
-  async forLoginSubmit(http: SelfServiceHttp, failures: FailureQuery): Promise<SubmittedFlow & { readonly failureCounts: FailureCounts }> {
-    const found = await this.load(flowParameter(http), (id) => this.repository.findLoginWithFailures(id, failures));
-    return { ...this.submitted(found.flow, http), failureCounts: { keys: failures.keys, rows: found.failures } };
+  async forLoginSubmit<C>(
+    http: SelfServiceHttp,
+    failures: FailureQuery,
+    credential: EmbeddedRead<C>,
+  ): Promise<SubmittedFlow & { readonly failureCounts: FailureCounts; readonly credential: C }> {
+    const found = await this.load(flowParameter(http), (id) => this.repository.findLoginForSubmit(id, failures, credential));
+    return {
+      ...this.submitted(found.flow, http),
+      failureCounts: { keys: failures.keys, rows: found.failures },
+      credential: found.credential,
+    };
   }
 
   /**

@@ -70,10 +70,15 @@ export class LoginFlows {
   /** `POST /self-service/login?flow=`. */
   async submit(http: SelfServiceHttp): Promise<FastifyReply> {
     // The body is decoded first but judged at its step below; its identifier names the failed-login
-    // counts, which are read with the flow (one statement) and decide at the throttle step, as before.
+    // counts and the password credential, which are read with the flow (one statement) and used at
+    // their steps below, as if read there.
     const decoded = decodeLater(http);
     const failures = this.throttle.query(decoded.identifier, http.request.ip);
-    const { flow, expired, failureCounts } = await this.flows.forLoginSubmit(http, failures);
+    const { flow, expired, failureCounts, credential } = await this.flows.forLoginSubmit(
+      http,
+      failures,
+      this.identities.passwordCredentialRead(decoded.identifier),
+    );
     const active = await this.sessions.fromRequest(http.request);
     if (active !== undefined && !flow.forced) {
       if (flow.type === 'api') throw SelfServiceError.alreadyLoggedIn('login');
@@ -96,7 +101,6 @@ export class LoginFlows {
     if (Object.keys(missing).length > 0) return this.showForm(http, flow, identifier, missing, []);
 
     const attempt = await this.throttle.assertAllowed(identifier, http.request.ip, failureCounts);
-    const credential = await this.identities.findPasswordCredential(identifier);
     const verified = await this.verifier.verify(password, credential?.hashedPassword);
     if (credential === undefined || credential.hashedPassword === undefined || !verified) {
       await this.throttle.failed(identifier, http.request.ip);
