@@ -122,6 +122,8 @@ export interface IdentitiesConfig {
   readonly defaultSchemaId: string | undefined;
   /** argon2id parameters for passwords imported in clear text. */
   readonly argon2: Argon2Config;
+  /** Password hashes (and verifications) running at once; more wait their turn (PasswordHashing). */
+  readonly hashingConcurrency: number;
 }
 
 export interface CookiesConfig {

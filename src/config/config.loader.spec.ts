@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../common/crypto/digest.js';
@@ -199,7 +199,20 @@ describe('loadConfig: relation tuples', () => {
         schemas: [],
         defaultSchemaId: undefined,
         argon2: { memoryKib: 19456, iterations: 2, parallelism: 1 },
+        hashingConcurrency: Math.min(3, availableParallelism()),
       });
+    });
+
+    it('hashes as many at a time as there are cores and one fewer than libuv pool threads, unless IDENTITY_HASHING_CONCURRENCY says otherwise', () => {
+      const concurrency = (env: Record<string, string>) => loadConfig(env, '1.0.0').identities.hashingConcurrency;
+      const cores = availableParallelism();
+      expect(concurrency({ UV_THREADPOOL_SIZE: '1024' })).toBe(Math.min(1023, cores));
+      expect(concurrency({ UV_THREADPOOL_SIZE: '2' })).toBe(1);
+      expect(concurrency({ UV_THREADPOOL_SIZE: '1' })).toBe(1);
+      expect(concurrency({ UV_THREADPOOL_SIZE: 'many' })).toBe(Math.min(3, cores));
+      expect(concurrency({ UV_THREADPOOL_SIZE: '16', IDENTITY_HASHING_CONCURRENCY: '2' })).toBe(2);
+      expect(keyOfError({ IDENTITY_HASHING_CONCURRENCY: '0' })).toBe('IDENTITY_HASHING_CONCURRENCY');
+      expect(keyOfError({ IDENTITY_HASHING_CONCURRENCY: 'two' })).toBe('IDENTITY_HASHING_CONCURRENCY');
     });
 
     it('reads IDENTITY_SCHEMAS from file://, base64:// and inline JSON, and the argon2 parameters', () => {

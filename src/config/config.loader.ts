@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -55,6 +56,7 @@ const KNOWN_KEYS = [
   'IDENTITY_ARGON2_MEMORY_KIB',
   'IDENTITY_ARGON2_ITERATIONS',
   'IDENTITY_ARGON2_PARALLELISM',
+  'IDENTITY_HASHING_CONCURRENCY',
   'COOKIE_SECURE',
   'COOKIE_SAME_SITE',
   'URLS_LOGIN',
@@ -185,6 +187,7 @@ export function loadConfig(env: Source, version: string): AppConfig {
         iterations: int(read, 'IDENTITY_ARGON2_ITERATIONS', 2, 2, 100),
         parallelism: int(read, 'IDENTITY_ARGON2_PARALLELISM', 1, 1, 16),
       },
+      hashingConcurrency: int(read, 'IDENTITY_HASHING_CONCURRENCY', defaultHashingConcurrency(env['UV_THREADPOOL_SIZE']), 1, 1024),
     },
     cookies: {
       secure: bool(read, 'COOKIE_SECURE', issuer.startsWith('https:')),
@@ -340,6 +343,17 @@ function readConfigFile(path: string | undefined): Record<string, string> {
 }
 
 type Reader = (key: Key) => string | undefined;
+
+/**
+ * As many as the machine has cores, and one thread less than libuv's pool (UV_THREADPOOL_SIZE, 4
+ * unless set; libuv's bounds 1–1024), at least 1. Hashes run on that pool, and jose's signing, DNS
+ * lookups and file reads need a thread free while logins hash; hashes are CPU-bound, so more at once
+ * than cores only share the cores (docs/identities.md, "Hashing").
+ */
+function defaultHashingConcurrency(poolSize: string | undefined): number {
+  const size = poolSize !== undefined && /^\d+$/.test(poolSize) ? Math.min(Math.max(Number(poolSize), 1), 1024) : 4;
+  return Math.max(Math.min(size - 1, availableParallelism()), 1);
+}
 
 function int(read: Reader, key: Key, fallback: number, min: number, max: number): number {
   const raw = read(key);

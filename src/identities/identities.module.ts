@@ -6,6 +6,7 @@ import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.
 import { IdentitiesAdminController } from './identities-admin.controller.js';
 import { IdentitiesRepository } from './identities.repository.js';
 import { IdentitiesService } from './identities.service.js';
+import { PasswordHashing } from './password-hashing.js';
 import { PasswordImport } from './password-import.js';
 import { RecoveryLinksAdminController } from './recovery-links-admin.controller.js';
 import { RecoveryLinksService } from './recovery-links.service.js';
@@ -22,10 +23,11 @@ import { SchemasPublicController } from './schemas-public.controller.js';
     IdentitiesService,
     IdentitiesRepository,
     IdentitySchemaRegistry,
+    PasswordHashing,
     PasswordImport,
     RecoveryLinksService,
     RecoveryTokensRepository,
   ],
-  exports: [IdentitiesService, AddressTokensService],
+  exports: [IdentitiesService, AddressTokensService, PasswordHashing],
 })
 export class IdentitiesModule {}

@@ -2,8 +2,10 @@ import { verify } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.loader.js';
 import { PasswordImport } from './password-import.js';
+import { PasswordHashing } from './password-hashing.js';
 
-const passwords = new PasswordImport(loadConfig({}, '1.0.0'));
+const config = loadConfig({}, '1.0.0');
+const passwords = new PasswordImport(config, new PasswordHashing(config));
 
 describe('PasswordImport', () => {
   it('keeps a well-formed argon2 or bcrypt hash as given', async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { hash, type Algorithm } from '@node-rs/argon2';
 import { APP_CONFIG, type AppConfig, type Argon2Config } from '../config/app-config.js';
 import { IdentitiesError } from './identities.errors.js';
+import { PasswordHashing } from './password-hashing.js';
 
 /** `@node-rs/argon2` declares Algorithm as a const enum, which is not emitted; its value for argon2id. */
 const ARGON2ID = 2 as Algorithm;
@@ -19,7 +20,10 @@ const BCRYPT = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
 export class PasswordImport {
   private readonly argon2: Argon2Config;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly hashing: PasswordHashing,
+  ) {
     this.argon2 = config.identities.argon2;
   }
 
@@ -37,12 +41,13 @@ export class PasswordImport {
       }
       return config.hashed_password;
     }
-    // Hashing runs on the libuv pool shared with jose (docs/performance.md §3.10); imports are admin-only.
-    return hash(config.password!, {
-      algorithm: ARGON2ID,
-      memoryCost: this.argon2.memoryKib,
-      timeCost: this.argon2.iterations,
-      parallelism: this.argon2.parallelism,
-    });
+    return this.hashing.run(() =>
+      hash(config.password!, {
+        algorithm: ARGON2ID,
+        memoryCost: this.argon2.memoryKib,
+        timeCost: this.argon2.iterations,
+        parallelism: this.argon2.parallelism,
+      }),
+    );
   }
 }

@@ -3,11 +3,13 @@ import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/config.loader.js';
 import { PasswordVerifier } from './password-verifier.js';
+import { PasswordHashing } from '../../identities/password-hashing.js';
 
 const ARGON2ID = 2 as Algorithm;
 const PASSWORD = 'correct horse battery staple 42';
 
-const verifier = new PasswordVerifier(loadConfig({}, '1.0.0'));
+const config = loadConfig({}, '1.0.0');
+const verifier = new PasswordVerifier(config, new PasswordHashing(config));
 
 beforeAll(async () => {
   await verifier.onModuleInit();

@@ -3,6 +3,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
 import { APP_CONFIG, type AppConfig, type Argon2Config } from '../../config/app-config.js';
+import { PasswordHashing } from '../../identities/password-hashing.js';
 
 /** `@node-rs/argon2` declares Algorithm as a const enum, which is not emitted; its value for argon2id. */
 const ARGON2ID = 2 as Algorithm;
@@ -25,19 +26,22 @@ export class PasswordVerifier implements OnModuleInit {
   private readonly argon2: Argon2Config;
   private dummyHash: string | undefined;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly hashing: PasswordHashing,
+  ) {
     this.argon2 = config.identities.argon2;
   }
 
   async onModuleInit(): Promise<void> {
-    this.dummyHash = await argon2Hash(randomBytes(32).toString('base64url'), this.options());
+    this.dummyHash = await this.hashing.run(() => argon2Hash(randomBytes(32).toString('base64url'), this.options()));
   }
 
   /** Whether `password` matches `hashed`; a missing or unknown hash costs a dummy check and is false. */
   async verify(password: string, hashed: string | undefined): Promise<boolean> {
-    if (hashed !== undefined && ARGON2.test(hashed)) return argon2Verify(hashed, password).catch(() => false);
+    if (hashed !== undefined && ARGON2.test(hashed)) return this.hashing.run(() => argon2Verify(hashed, password)).catch(() => false);
     if (hashed !== undefined && BCRYPT.test(hashed) && Buffer.byteLength(password, 'utf8') <= BCRYPT_MAX_BYTES) {
-      return bcryptVerify(password, hashed).catch(() => false);
+      return this.hashing.run(() => bcryptVerify(password, hashed)).catch(() => false);
     }
     await this.spendDummyCheck(password);
     return false;
@@ -55,8 +59,9 @@ export class PasswordVerifier implements OnModuleInit {
   }
 
   private async spendDummyCheck(password: string): Promise<void> {
-    this.dummyHash ??= await argon2Hash(randomBytes(32).toString('base64url'), this.options());
-    await argon2Verify(this.dummyHash, password).catch(() => false);
+    this.dummyHash ??= await this.hashing.run(() => argon2Hash(randomBytes(32).toString('base64url'), this.options()));
+    const dummyHash = this.dummyHash;
+    await this.hashing.run(() => argon2Verify(dummyHash, password)).catch(() => false);
   }
 
   private options(): { algorithm: Algorithm; memoryCost: number; timeCost: number; parallelism: number } {
