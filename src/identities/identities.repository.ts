@@ -192,9 +192,8 @@ export class IdentitiesRepository {
     if (UUID.test(id)) await this.dataSource.manager.delete(IdentityEntity, { id });
   }
 
-  /** One indexed lookup: identifier (already normalized) -> password hash and identity. */
   /**
-   * The password credential of a (normalized) login identifier with its identity, or undefined, as a
+   * One indexed lookup, identifier (already normalized) -> password hash and identity (or undefined), as a
    * read another repository runs inside its own statement: the login submit reads its flow, its
    * failure counts and the credential in one round trip.
    */
