@@ -25,8 +25,11 @@ export type ConsentDecision = Pick<
   | 'error'
 >;
 
+/** What accept and reject both write of the answer ($2-$8 of `handle` and `accept`). */
+type ConsentAnswer = Omit<ConsentDecision, 'handledAt' | 'error'>;
+
 /** What accept writes on a consent request (see ConsentRequestsRepository.accept). */
-export type ConsentAcceptance = Omit<ConsentDecision, 'handledAt' | 'error'> & { readonly handledAt: Date };
+export type ConsentAcceptance = ConsentAnswer & { readonly handledAt: Date };
 
 /**
  * How many remembered consents of one subject and client are weighed for a skip, newest first. Each
@@ -139,13 +142,7 @@ export class ConsentRequestsRepository {
   async handle(id: string, decision: ConsentDecision): Promise<boolean> {
     const result = await runNamed(this.dataSource, STATEMENTS.handle, [
       id,
-      decision.verifierHash,
-      jsonb(decision.grantedScope),
-      jsonb(decision.grantedAudience),
-      decision.remember,
-      decision.rememberFor,
-      jsonb(decision.sessionAccessToken),
-      jsonb(decision.sessionIdToken),
+      ...answerValues(decision),
       decision.handledAt,
       jsonb(decision.error),
     ]);
@@ -160,13 +157,7 @@ export class ConsentRequestsRepository {
   async accept(challengeHash: string, requestedSince: Date, acceptance: ConsentAcceptance): Promise<string | null> {
     const result = await runNamed<{ request_url: string }>(this.dataSource, STATEMENTS.accept, [
       challengeHash,
-      acceptance.verifierHash,
-      jsonb(acceptance.grantedScope),
-      jsonb(acceptance.grantedAudience),
-      acceptance.remember,
-      acceptance.rememberFor,
-      jsonb(acceptance.sessionAccessToken),
-      jsonb(acceptance.sessionIdToken),
+      ...answerValues(acceptance),
       acceptance.handledAt,
       requestedSince,
     ]);
@@ -272,5 +263,17 @@ function consentValues(request: ConsentRequestEntity): unknown[] {
     request.rememberFor,
     jsonb(request.sessionAccessToken),
     jsonb(request.sessionIdToken),
+  ];
+}
+
+function answerValues(answer: ConsentAnswer): unknown[] {
+  return [
+    answer.verifierHash,
+    jsonb(answer.grantedScope),
+    jsonb(answer.grantedAudience),
+    answer.remember,
+    answer.rememberFor,
+    jsonb(answer.sessionAccessToken),
+    jsonb(answer.sessionIdToken),
   ];
 }

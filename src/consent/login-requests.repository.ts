@@ -24,13 +24,14 @@ export type LoginDecision = Pick<
   | 'error'
 >;
 
-/** What accept writes on a login request (see LoginRequestsRepository.accept). */
-export type LoginAcceptance = Pick<
+/** What accept and reject both write of the answer ($2-$9 of `handle` and `accept`). */
+type LoginAnswer = Pick<
   LoginDecision,
   'verifierHash' | 'subject' | 'remember' | 'rememberFor' | 'acr' | 'amr' | 'context' | 'forceSubjectIdentifier'
-> & {
-  readonly handledAt: Date;
-};
+>;
+
+/** What accept writes on a login request (see LoginRequestsRepository.accept). */
+export type LoginAcceptance = LoginAnswer & { readonly handledAt: Date };
 
 /** The statements of every authorization (see runNamed); the janitor's delete stays on TypeORM. */
 const STATEMENTS = {
@@ -98,14 +99,7 @@ export class LoginRequestsRepository {
   async handle(id: string, decision: LoginDecision): Promise<boolean> {
     const result = await runNamed(this.dataSource, STATEMENTS.handle, [
       id,
-      decision.verifierHash,
-      decision.subject,
-      decision.remember,
-      decision.rememberFor,
-      decision.acr,
-      jsonb(decision.amr),
-      jsonb(decision.context),
-      decision.forceSubjectIdentifier,
+      ...answerValues(decision),
       decision.authenticatedAt,
       decision.handledAt,
       jsonb(decision.error),
@@ -121,14 +115,7 @@ export class LoginRequestsRepository {
   async accept(challengeHash: string, requestedSince: Date, acceptance: LoginAcceptance): Promise<string | null> {
     const result = await runNamed<{ request_url: string }>(this.dataSource, STATEMENTS.accept, [
       challengeHash,
-      acceptance.verifierHash,
-      acceptance.subject,
-      acceptance.remember,
-      acceptance.rememberFor,
-      acceptance.acr,
-      jsonb(acceptance.amr),
-      jsonb(acceptance.context),
-      acceptance.forceSubjectIdentifier,
+      ...answerValues(acceptance),
       acceptance.handledAt,
       requestedSince,
     ]);
@@ -148,4 +135,17 @@ export class LoginRequestsRepository {
     const result = await this.rows.createQueryBuilder().delete().where('requested_at < :cutoff', { cutoff }).execute();
     return result.affected ?? 0;
   }
+}
+
+function answerValues(answer: LoginAnswer): unknown[] {
+  return [
+    answer.verifierHash,
+    answer.subject,
+    answer.remember,
+    answer.rememberFor,
+    answer.acr,
+    jsonb(answer.amr),
+    jsonb(answer.context),
+    answer.forceSubjectIdentifier,
+  ];
 }
