@@ -13,6 +13,9 @@
 // CPU counts as the service's database CPU. A scenario's `env` is added to the service's environment.
 // A flow scenario may declare a `baseline` flow, measured in every round next to it: its figure is
 // then the median of the rounds' scenario ÷ baseline ratios (bench/scenarios.mjs lists the fields).
+// BENCH_SERVICE_NODE_ARGS adds Node flags to the service's command line only (space-separated), e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service under load (NODE_OPTIONS refuses
+// --cpu-prof, and would reach every process of the run).
 /* global fetch, AbortSignal, performance */
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
@@ -133,6 +136,7 @@ const CLK_TCK = (() => {
   }
 })();
 
+/** `pid`, or `<pid>/task/<tid>` for one thread. */
 function procStat(pid) {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -143,7 +147,10 @@ function procStat(pid) {
   }
 }
 
-/** CPU seconds of `pid` and of all its live descendants, or undefined where /proc is missing. */
+/**
+ * CPU seconds of `pid`, of its main thread (the event loop, for Node) and of all its live descendants,
+ * or undefined where /proc is missing.
+ */
 function cpuSeconds(pid) {
   const own = procStat(pid);
   if (own === undefined) return undefined;
@@ -163,7 +170,8 @@ function cpuSeconds(pid) {
       queue.push(child.pid);
     }
   }
-  return { self: own.ticks / CLK_TCK, descendants: descendants / CLK_TCK };
+  const main = procStat(`${pid}/task/${pid}`);
+  return { self: own.ticks / CLK_TCK, main: main === undefined ? undefined : main.ticks / CLK_TCK, descendants: descendants / CLK_TCK };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -215,7 +223,7 @@ async function measure(target, pid, settings, databasePid) {
 function withDatabase(cpu, databasePid) {
   const database = databasePid === undefined ? undefined : cpuSeconds(databasePid);
   if (cpu === undefined || database === undefined) return cpu;
-  return { self: cpu.self, descendants: cpu.descendants + database.self + database.descendants };
+  return { ...cpu, descendants: cpu.descendants + database.self + database.descendants };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -270,6 +278,9 @@ async function measureFlows(flow, pid, settings, databasePid, concurrency) {
     statusCodes: {},
     cpuUsPerRequest: before && after ? perFlowUs(before.self, after.self) : undefined,
     childCpuUsPerRequest: before && after ? perFlowUs(before.descendants, after.descendants) : undefined,
+    // Of the service's CPU, its main thread's (the event loop; the rest is libuv's pool, e.g. hashing,
+    // and V8's helper threads).
+    mainCpuUsPerRequest: before?.main !== undefined && after?.main !== undefined ? perFlowUs(before.main, after.main) : undefined,
     // This process's CPU (µs, user + system) per flow: the HTTP client's, or all of a baseline that
     // runs here (e.g. a raw hash).
     benchCpuUsPerRequest: completed > 0 ? (bench.user + bench.system) / completed : undefined,
@@ -365,6 +376,7 @@ function summarise(runs) {
     p99: median(runs.map((run) => run.p99)),
     cpuUsPerRequest: median(runs.map((run) => run.cpuUsPerRequest)),
     childCpuUsPerRequest: median(runs.map((run) => run.childCpuUsPerRequest)),
+    mainCpuUsPerRequest: median(runs.map((run) => run.mainCpuUsPerRequest)),
     benchCpuUsPerRequest: median(runs.map((run) => run.benchCpuUsPerRequest)),
   };
 }
@@ -544,7 +556,8 @@ function table(results) {
     'CPU µs/req (svc + db / bare)',
   ];
   const cpu = (summary, bareSummary) => {
-    const cells = `${fmtUs(summary.cpuUsPerRequest)} + ${fmtUs(summary.childCpuUsPerRequest)} / ${fmtUs(bareSummary.cpuUsPerRequest)}`;
+    const main = summary.mainCpuUsPerRequest === undefined ? '' : ` (main ${fmtUs(summary.mainCpuUsPerRequest)})`;
+    const cells = `${fmtUs(summary.cpuUsPerRequest)}${main} + ${fmtUs(summary.childCpuUsPerRequest)} / ${fmtUs(bareSummary.cpuUsPerRequest)}`;
     return summary.benchCpuUsPerRequest === undefined ? cells : `${cells} (bench ${fmtUs(summary.benchCpuUsPerRequest)})`;
   };
   const rows = [];
@@ -695,7 +708,8 @@ async function main() {
   const { databaseUrl, databasePid } = await openDatabase(external);
 
   const bare = startChild('bare Fastify', ['bench/bare-fastify.mjs', '0'], { ...process.env, NODE_ENV: 'production' });
-  const service = startChild('service', ['dist/src/main.js'], {
+  const serviceNodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const service = startChild('service', [...serviceNodeArgs, 'dist/src/main.js'], {
     ...process.env,
     ...Object.assign({}, ...scenarios.map((scenario) => scenario.env ?? {})),
     DATABASE_URL: databaseUrl,
