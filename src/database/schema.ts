@@ -8,6 +8,7 @@ import { CreateOAuth2Tokens1763800006000 } from '../../migrations/1763800006000-
 import { CreateSelfService1763800007000 } from '../../migrations/1763800007000-create-self-service.js';
 import { CreateCourier1763800008000 } from '../../migrations/1763800008000-create-courier.js';
 import { CreateIdentityVerificationTokens1763800008100 } from '../../migrations/1763800008100-create-identity-verification-tokens.js';
+import { FlowsIdentityIndexPartial1763800009000 } from '../../migrations/1763800009000-flows-identity-index-partial.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
 import { ConsentRequestEntity } from '../consent/entities/consent-request.entity.js';
 import { LoginRequestEntity } from '../consent/entities/login-request.entity.js';
@@ -77,4 +78,5 @@ export const MIGRATIONS: Function[] = [
   CreateSelfService1763800007000,
   CreateCourier1763800008000,
   CreateIdentityVerificationTokens1763800008100,
+  FlowsIdentityIndexPartial1763800009000,
 ];

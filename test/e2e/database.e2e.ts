@@ -24,6 +24,30 @@ describe('migrations', () => {
     }
   });
 
+  it("declare each index's predicate as the migrations made it (the schema builder compares no predicates)", async () => {
+    const url = await freshDatabase();
+    const dataSource = new DataSource(dataSourceOptions(url, POOL));
+    await dataSource.initialize();
+    try {
+      await runMigrationsLocked(dataSource);
+      const declared = dataSource.entityMetadatas.flatMap((metadata) =>
+        metadata.indices.map((index) => [index.name, normalizePredicate(index.where)] as const),
+      );
+      expect(declared.filter(([, where]) => where !== '').length).toBeGreaterThan(0);
+      const rows = await queryDatabase<{ name: string; predicate: string | null }>(
+        url,
+        `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate
+           FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+          WHERE c.relname = ANY($1)`,
+        [declared.map(([name]) => name)],
+      );
+      const actual = new Map(rows.map((row) => [row.name, normalizePredicate(row.predicate)]));
+      expect(Object.fromEntries(declared.map(([name]) => [name, actual.get(name)]))).toEqual(Object.fromEntries(declared));
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
   it('run once when several instances start at the same time, and every one can be reverted', async () => {
     const url = await freshDatabase();
     const sources = [0, 1, 2].map(() => new DataSource(dataSourceOptions(url, POOL)));
@@ -124,3 +148,22 @@ describe('the route audit', () => {
     }
   });
 });
+
+/** An index predicate as text to compare: no quotes, no enclosing parentheses, single spaces, lower case. */
+function normalizePredicate(predicate: string | null | undefined): string {
+  let text = (predicate ?? '').replaceAll('"', '').replace(/\s+/g, ' ').trim().toLowerCase();
+  while (enclosed(text)) text = text.slice(1, -1).trim();
+  return text;
+}
+
+/** True when the first character is a '(' closed by the last character. */
+function enclosed(text: string): boolean {
+  if (!text.startsWith('(') || !text.endsWith(')')) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    if (text[i] === '(') depth += 1;
+    else if (text[i] === ')') depth -= 1;
+    if (depth === 0 && i < text.length - 1) return false;
+  }
+  return true;
+}

@@ -158,6 +158,18 @@ describe('identity deletion', () => {
     expect(await queryDatabase(app.databaseUrl, `SELECT 1 FROM self_service_sessions WHERE id = $1`, [issued.id])).toHaveLength(0);
   });
 
+  it("removes the identity's settings flows and leaves flows of nobody", async () => {
+    const { token, identityId } = await session('pia@example.com');
+    const settings = await app.public.get<{ id: string }>('/self-service/settings/api', { headers: { 'x-session-token': token } });
+    expect(settings.status).toBe(200);
+    const login = await app.public.get<{ id: string }>('/self-service/login/api');
+    expect(login.status).toBe(200);
+    const flows = `SELECT id FROM self_service_flows WHERE id = ANY($1)`;
+    expect(await queryDatabase(app.databaseUrl, flows, [[settings.body.id, login.body.id]])).toHaveLength(2);
+    expect((await app.admin.delete(`/identities/${identityId}`)).status).toBe(204);
+    expect(await queryDatabase(app.databaseUrl, flows, [[settings.body.id, login.body.id]])).toEqual([{ id: login.body.id }]);
+  });
+
   it('an identity update through the admin API shows in whoami on both instances', async () => {
     const { token, identityId } = await session('oli@example.com');
     for (const target of [app, other]) await target.public.get('/sessions/whoami', { headers: { 'x-session-token': token } });

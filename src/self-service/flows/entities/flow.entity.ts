@@ -10,7 +10,8 @@ import type { UiContainer } from '../../ui/ui-container.js';
  * of the form CSRF token the flow was issued with (browser flows only).
  */
 @Entity({ name: 'self_service_flows' })
-@Index('IDX_self_service_flows_identity', ['identityId'])
+// Partial: only settings flows (and redeemed recovery flows) name an identity (migration 1763800009000).
+@Index('IDX_self_service_flows_identity', ['identityId'], { where: '"identity_id" IS NOT NULL' })
 @Index('IDX_self_service_flows_expires_at', ['expiresAt'])
 export class FlowEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_self_service_flows' })
