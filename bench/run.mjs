@@ -555,8 +555,9 @@ function table(results) {
     'verdict',
     'CPU µs/req (svc + db / bare)',
   ];
-  const cpu = (summary, bareSummary) => {
-    const main = summary.mainCpuUsPerRequest === undefined ? '' : ` (main ${fmtUs(summary.mainCpuUsPerRequest)})`;
+  // The service's main thread is shown where the service did the work (not on a baseline's row).
+  const cpu = (summary, bareSummary, { showMain = true } = {}) => {
+    const main = !showMain || summary.mainCpuUsPerRequest === undefined ? '' : ` (main ${fmtUs(summary.mainCpuUsPerRequest)})`;
     const cells = `${fmtUs(summary.cpuUsPerRequest)}${main} + ${fmtUs(summary.childCpuUsPerRequest)} / ${fmtUs(bareSummary.cpuUsPerRequest)}`;
     return summary.benchCpuUsPerRequest === undefined ? cells : `${cells} (bench ${fmtUs(summary.benchCpuUsPerRequest)})`;
   };
@@ -581,7 +582,7 @@ function table(results) {
         '1',
         '—',
         '—',
-        cpu(baseline.median, result.bare),
+        cpu(baseline.median, result.bare, { showMain: false }),
       ]);
     }
     rows.push([
