@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
 import { runNamed, runNamedFirst } from '../database/named-statements.js';
-import { isUuid } from './uuid.js';
+import { isUuid } from '../database/uuid.js';
 import { LoginSessionEntity } from './entities/login-session.entity.js';
 import { LOGIN_SESSION_COLUMNS, toLoginSession } from './request-rows.js';
 

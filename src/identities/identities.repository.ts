@@ -14,8 +14,8 @@ import type { IdentityRecord } from './identity-record.js';
 import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js';
 import { type EmbeddedRead, pgPool } from '../database/named-statements.js';
 import { isForeignKeyViolation, SqlState, sqlStateOf, violatedConstraintOf } from '../database/sql-state.js';
+import { isUuid } from '../database/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PASSWORD = 'password';
 
 /**
@@ -140,7 +140,7 @@ export class IdentitiesRepository {
    * replaces traits, identifiers and addresses. Addresses that stay keep their id and verification state.
    */
   async replace(id: string, build: (current: IdentityEntity) => IdentityWrite): Promise<IdentityRecord> {
-    if (!UUID.test(id)) throw IdentitiesError.notFound();
+    if (!isUuid(id)) throw IdentitiesError.notFound();
     return this.writing(async (manager) => {
       const current = await manager
         .createQueryBuilder(IdentityEntity, 'identity')
@@ -165,7 +165,7 @@ export class IdentitiesRepository {
   }
 
   async get(id: string): Promise<IdentityRecord> {
-    const [row] = UUID.test(id) ? (await this.pool.query<IdentityRow>({ ...GET_WITH_ADDRESSES, values: [id] })).rows : [];
+    const [row] = isUuid(id) ? (await this.pool.query<IdentityRow>({ ...GET_WITH_ADDRESSES, values: [id] })).rows : [];
     if (row === undefined) throw IdentitiesError.notFound();
     return toRecord(row);
   }
@@ -189,7 +189,7 @@ export class IdentitiesRepository {
 
   /** Removes the identity and, by ON DELETE CASCADE, everything that hangs off it. Absent is fine. */
   async delete(id: string): Promise<void> {
-    if (UUID.test(id)) await this.dataSource.manager.delete(IdentityEntity, { id });
+    if (isUuid(id)) await this.dataSource.manager.delete(IdentityEntity, { id });
   }
 
   /**
@@ -212,7 +212,7 @@ export class IdentitiesRepository {
 
   /** Creates or replaces the password credential of an identity; 404 when the identity is gone. */
   async setPassword(identityId: string, hashedPassword: string): Promise<void> {
-    if (!UUID.test(identityId)) throw IdentitiesError.notFound();
+    if (!isUuid(identityId)) throw IdentitiesError.notFound();
     const now = new Date();
     try {
       await this.dataSource.query(

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isUuid } from '../../database/uuid.js';
 import { row } from '../database-row.js';
 import { ErrorContainerEntity } from './entities/error-container.entity.js';
 import { SelfServiceError } from '../self-service.errors.js';
-import { FLOW_ID } from '../flows/flow-kind.js';
 
 /** `selfServiceErrorContainer` on the wire. */
 export interface ErrorContainerResponse {
@@ -55,7 +55,7 @@ export class ErrorContainersService {
     const now = new Date();
     if (id === 'stub:500') return { id: randomUUID(), errors: [STUB_500], created_at: now.toISOString(), updated_at: now.toISOString() };
     // TypeORM answers an UPDATE with [rows, rowCount].
-    const [rows]: [ContainerRow[], number] = FLOW_ID.test(id)
+    const [rows]: [ContainerRow[], number] = isUuid(id)
       ? await this.dataSource.query(
           `UPDATE self_service_errors SET was_seen = true, seen_at = COALESCE(seen_at, $2) WHERE id = $1
            RETURNING id, errors, created_at, updated_at`,

@@ -33,6 +33,3 @@ export const FLOW_KINDS: Readonly<Record<FlowKind, FlowKindInfo>> = {
     expiredMessage: (at) => UiMessages.verificationFlowExpired(at),
   },
 };
-
-/** `flow` query values are UUIDs; anything else is a malformed flow id. */
-export const FLOW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

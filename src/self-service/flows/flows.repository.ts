@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { FailureQuery, FailureRow } from '../login/login-throttle.js';
 import { type EmbeddedRead, type NamedStatement, runNamed, runNamedFirst } from '../../database/named-statements.js';
+import { isUuid } from '../../database/uuid.js';
 import type { UiContainer } from '../ui/ui-container.js';
 import { FlowEntity } from './entities/flow.entity.js';
-import { FLOW_ID, type FlowKind, type FlowType } from './flow-kind.js';
+import type { FlowKind, FlowType } from './flow-kind.js';
 
 /** What a flow update may change. */
 export type FlowChanges = Partial<Pick<FlowEntity, 'ui' | 'state' | 'active' | 'context' | 'identityId' | 'csrfTokenHash'>>;
@@ -93,7 +94,7 @@ export class FlowsRepository {
 
   /** The flow of that kind, or null (also for a malformed id or a flow of another kind). */
   async find(kind: FlowKind, id: string): Promise<FlowEntity | null> {
-    if (!FLOW_ID.test(id)) return null;
+    if (!isUuid(id)) return null;
     return runNamedFirst(this.dataSource, FIND, [id, kind], toEntity);
   }
 
@@ -103,7 +104,7 @@ export class FlowsRepository {
     failures: FailureQuery,
     credential: EmbeddedRead<C>,
   ): Promise<{ flow: FlowEntity; failures: FailureRow[]; credential: C } | null> {
-    if (!FLOW_ID.test(id)) return null;
+    if (!isUuid(id)) return null;
     const { rows } = await runNamed<
       FlowRow & { login_failures: { key: string; failures: number; window_started_at: string }[]; password_credential: unknown }
     >(this.dataSource, findLoginForSubmit(credential), [id, failures.keys, failures.cutoff, ...credential.values]);

@@ -3,15 +3,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../common/crypto/digest.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { EmbeddedRead } from '../../database/named-statements.js';
+import { isUuid } from '../../database/uuid.js';
 import { CsrfProtection } from '../csrf/csrf-protection.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { csrfNode } from '../ui/ui-nodes.js';
 import { withMessages, type UiContainer, type UiNode, type UiText } from '../ui/ui-container.js';
 import { markBrowserRequest } from './browser-requests.js';
 import { FlowEntity } from './entities/flow.entity.js';
-import { FLOW_ID, FLOW_KINDS, type FlowKind, type FlowType } from './flow-kind.js';
+import { FLOW_KINDS, type FlowKind, type FlowType } from './flow-kind.js';
 import { FlowsRepository, type FlowChanges } from './flows.repository.js';
-import type { EmbeddedRead } from '../../database/named-statements.js';
 import type { FailureCounts, FailureQuery } from '../login/login-throttle.js';
 import { isAllowedReturnTo } from './return-to.js';
 
@@ -199,7 +200,8 @@ export class FlowsService {
 
   /** What `read` finds for a flow id: 400 when the id is missing or malformed, 404 when nothing is found. */
   private async load<T>(id: unknown, read: (id: string) => Promise<T | null>): Promise<T> {
-    if (typeof id !== 'string' || !FLOW_ID.test(id)) throw SelfServiceError.missingFlowId();
+    // `flow` values are UUIDs; anything else is a malformed flow id.
+    if (typeof id !== 'string' || !isUuid(id)) throw SelfServiceError.missingFlowId();
     const found = await read(id);
     if (found === null) throw SelfServiceError.flowNotFound();
     return found;

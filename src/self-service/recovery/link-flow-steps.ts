@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { isUuid } from '../../database/uuid.js';
 import { Courier } from '../courier/courier.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import type { FlowType } from '../flows/flow-kind.js';
-import { FLOW_ID, FLOW_KINDS } from '../flows/flow-kind.js';
+import { FLOW_KINDS } from '../flows/flow-kind.js';
 import { toFlowResponse } from '../flows/flow.mapper.js';
 import { FlowReplies } from '../flows/flow-replies.js';
 import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
@@ -123,7 +124,7 @@ export class LinkFlowSteps {
     const query = http.request.query as Record<string, unknown>;
     const flowId = query['flow'];
     const token = query['token'];
-    if (typeof flowId !== 'string' || !FLOW_ID.test(flowId)) return undefined;
+    if (typeof flowId !== 'string' || !isUuid(flowId)) return undefined;
     if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return undefined;
     return { flowId, token };
   }
