@@ -19,6 +19,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-function-type': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       eqeqeq: ['error', 'always'],
+      // @fastify/cookie parses no header by itself (hook: false, src/bootstrap.ts): read cookies through
+      // requestCookies (src/common/http/cookies.ts), which parses on first use.
+      'no-restricted-properties': ['error', { object: 'request', property: 'cookies', message: 'Use requestCookies(request).' }],
       'no-console': 'error',
     },
   },

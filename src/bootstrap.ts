@@ -70,7 +70,8 @@ export async function startLatchkey(
     installRequestHooks(fastify, httpDurationHistogram(), logsRequests(options.quiet === true ? 'silent' : config.log.level));
     restrictBodyParsers(fastify);
     // Cookies carry the login/consent CSRF values, the remembered login session and the self-service session.
-    await app.register(fastifyCookie);
+    // Parsed only where read (requestCookies), not by an onRequest hook on every route.
+    await app.register(fastifyCookie, { hook: false });
     if (config.database.migrateOnStart) await app.get(MigrationRunner).runPending();
     await app.init();
     await fastify.ready();

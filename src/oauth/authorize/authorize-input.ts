@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorKind } from '../../common/errors/error-kind.js';
+import { requestCookies } from '../../common/http/cookies.js';
 import type { AuthorizeInput } from './authorize.service.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -20,6 +21,6 @@ export function authorizeInputOf(request: FastifyRequest): AuthorizeInput {
   return {
     rawQuery,
     form: hasBody ? (request.body as Record<string, unknown>) : undefined,
-    cookies: request.cookies,
+    cookies: requestCookies(request),
   };
 }

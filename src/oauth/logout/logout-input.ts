@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorKind } from '../../common/errors/error-kind.js';
+import { requestCookies } from '../../common/http/cookies.js';
 import type { LogoutInput } from './logout.service.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -17,7 +18,7 @@ export function logoutInputOf(request: FastifyRequest, from: 'query' | 'form'): 
   const parameters = from === 'query' ? request.query : request.body;
   return {
     parameters: (parameters ?? {}) as Record<string, unknown>,
-    cookies: request.cookies,
+    cookies: requestCookies(request),
     path: request.url,
   };
 }

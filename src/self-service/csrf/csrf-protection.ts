@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../common/crypto/digest.js';
+import { requestCookies } from '../../common/http/cookies.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { cookieOptions, CSRF_COOKIE } from '../self-service-cookies.js';
@@ -22,12 +23,12 @@ export class CsrfProtection {
    * sets a new one otherwise) and returns the form token for it, to put in the flow's `csrf_token` node.
    */
   issue(request: FastifyRequest, reply: FastifyReply): string {
-    let cookieToken = request.cookies[CSRF_COOKIE];
+    let cookieToken = requestCookies(request)[CSRF_COOKIE];
     if (!isCookieToken(cookieToken)) {
       cookieToken = newCookieToken();
       void reply.setCookie(CSRF_COOKIE, cookieToken, cookieOptions(this.config.cookies, CSRF_COOKIE_MAX_AGE_SECONDS));
       // A request may start a flow and read the cookie again later in the same handler (e.g. restart).
-      request.cookies[CSRF_COOKIE] = cookieToken;
+      requestCookies(request)[CSRF_COOKIE] = cookieToken;
     }
     return formTokenFor(cookieToken, this.secrets()[0]!);
   }
@@ -38,7 +39,7 @@ export class CsrfProtection {
    * (its SHA-256, `flow.csrfTokenHash`).
    */
   verify(request: FastifyRequest, formToken: unknown, expectedHash?: string | null): void {
-    const cookieToken = request.cookies[CSRF_COOKIE];
+    const cookieToken = requestCookies(request)[CSRF_COOKIE];
     if (typeof formToken !== 'string' || formToken === '' || !isCookieToken(cookieToken)) throw SelfServiceError.csrf();
     if (expectedHash !== undefined && expectedHash !== null && sha256Hex(formToken) !== expectedHash) throw SelfServiceError.csrf();
     if (!formTokenMatches(formToken, cookieToken, this.secrets())) throw SelfServiceError.csrf();

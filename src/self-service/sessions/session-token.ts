@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../common/crypto/digest.js';
+import { requestCookies } from '../../common/http/cookies.js';
 import { SESSION_COOKIE } from '../self-service-cookies.js';
 
 /** 256 random bits, base64url (43 characters). Stored only as its SHA-256 (`tokenHash`). */
@@ -23,7 +24,7 @@ const MAX_TOKEN_LENGTH = 256;
 export function sessionTokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers['x-session-token'];
   if (typeof header === 'string' && header !== '') return bounded(header);
-  const cookie = request.cookies[SESSION_COOKIE];
+  const cookie = requestCookies(request)[SESSION_COOKIE];
   if (cookie !== undefined && cookie !== '') return bounded(cookie);
   const authorization = request.headers.authorization;
   if (authorization !== undefined && /^bearer /i.test(authorization)) {
