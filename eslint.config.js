@@ -21,7 +21,14 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       // @fastify/cookie parses no header by itself (hook: false, src/bootstrap.ts): read cookies through
       // requestCookies (src/common/http/cookies.ts), which parses on first use.
-      'no-restricted-properties': ['error', { object: 'request', property: 'cookies', message: 'Use requestCookies(request).' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[property.name='cookies'][object.name=/^req(uest)?$/], MemberExpression[property.name='cookies'][object.property.name=/^req(uest)?$/]",
+          message: 'Use requestCookies(request): request.cookies is null until parsed.',
+        },
+      ],
       'no-console': 'error',
     },
   },

@@ -30,7 +30,7 @@ describe('requestCookies', () => {
   });
 
   it('is empty without a Cookie header, and nothing is parsed for a route that does not ask', async () => {
-    // eslint-disable-next-line no-restricted-properties -- what the plugin leaves there: nothing parsed
+    // eslint-disable-next-line no-restricted-syntax -- what the plugin leaves there: nothing parsed
     app = await server(async (request) => ({ before: request.cookies ?? null, cookies: requestCookies(request) }));
     const response = await app.inject({ method: 'GET', url: '/' });
     expect(response.json()).toEqual({ before: null, cookies: {} });
