@@ -7,7 +7,8 @@ type Cookies = FastifyRequest['cookies'];
  * with `hook: false` (bootstrap.ts): its default onRequest hook parsed the Cookie header of every
  * request, and a route with any onRequest hook pays Fastify's hook runner too, while only the browser
  * routes (authorize, logout, self-service flows, the session token) read cookies. Setting a cookie on
- * the reply still works as before; the plugin re-reads the header then, into a fresh object.
+ * the reply still works as before; the plugin re-reads the header then, into a fresh object, so call
+ * this again after a `setCookie` rather than keep the object from before it (CsrfProtection.issue).
  */
 export function requestCookies(request: FastifyRequest): Cookies {
   // The one place that touches the property (eslint.config.js): null until parsed, whatever its type says.

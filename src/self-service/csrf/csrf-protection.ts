@@ -28,6 +28,7 @@ export class CsrfProtection {
       cookieToken = newCookieToken();
       void reply.setCookie(CSRF_COOKIE, cookieToken, cookieOptions(this.config.cookies, CSRF_COOKIE_MAX_AGE_SECONDS));
       // A request may start a flow and read the cookie again later in the same handler (e.g. restart).
+      // Read anew: the first setCookie on a reply replaces the request's cookie object (requestCookies).
       requestCookies(request)[CSRF_COOKIE] = cookieToken;
     }
     return formTokenFor(cookieToken, this.secrets()[0]!);
