@@ -73,13 +73,14 @@ export class ConsentFlowService {
    */
   async deleteExpired(before: Date): Promise<number> {
     const flowCutoff = new Date(before.getTime() - this.ttlSeconds * 1000);
-    const counts = await Promise.all([
-      this.loginRequests.deleteRequestedBefore(flowCutoff),
-      this.consentRequests.deleteUngrantedBefore(flowCutoff),
-      this.logoutRequests.deleteRequestedBefore(flowCutoff),
-      this.sessions.deleteExpired(before, flowCutoff),
-    ]);
-    return counts.reduce((sum, count) => sum + count, 0);
+    // One after the other, in this order: run at once, the session delete (which sets the consent
+    // requests' login_session_id to NULL) and the consent request delete locked the same consent rows
+    // in opposite orders, and PostgreSQL ended one with `deadlock detected`.
+    let removed = await this.consentRequests.deleteUngrantedBefore(flowCutoff);
+    removed += await this.sessions.deleteExpired(before, flowCutoff);
+    removed += await this.loginRequests.deleteRequestedBefore(flowCutoff);
+    removed += await this.logoutRequests.deleteRequestedBefore(flowCutoff);
+    return removed;
   }
 }
 
