@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { CompiledCondition } from './compiled-condition.js';
 import { ConditionType, CONDITION_TYPES } from './condition-types.js';
-import { compileLinearRegExp, regExpProblem } from './linear-regexp.js';
+import { compileLinearRegExp, regExpProblem } from '../../common/regex/linear-regexp.js';
 import { PolicyCompileError } from './policy-compile.error.js';
 import type { AllowedRequest, ConditionDefinition } from './policy-definition.js';
 

@@ -1,5 +1,5 @@
 import { escapeRegExp, literalPattern, type CompiledPattern } from './compiled-pattern.js';
-import { regExpProblem } from './linear-regexp.js';
+import { regExpProblem } from '../../common/regex/linear-regexp.js';
 import { PatternSyntaxError } from './pattern-syntax.error.js';
 import { stickyMatcher } from './sticky-matcher.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aPolicy, aRequest, anIndex } from '../../../test/support/acp-builders.js';
 import { compileCondition } from './condition-compiler.js';
 import { compileGlobPattern } from './glob-pattern.js';
-import { linearRegExpAvailable } from './linear-regexp.js';
+import { linearRegExpAvailable } from '../../common/regex/linear-regexp.js';
 import { compileRegexPattern } from './regex-pattern.js';
 
 /** Milliseconds a call takes. */

@@ -1,5 +1,5 @@
 import { escapeRegExp, literalPattern, type CompiledPattern } from './compiled-pattern.js';
-import { compileLinearRegExp, regExpProblem } from './linear-regexp.js';
+import { compileLinearRegExp, regExpProblem } from '../../common/regex/linear-regexp.js';
 import { PatternSyntaxError } from './pattern-syntax.error.js';
 import { stickyMatcher } from './sticky-matcher.js';
 
