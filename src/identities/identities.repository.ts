@@ -87,6 +87,14 @@ export interface IdentityWrite {
   readonly derived: DerivedTraits;
 }
 
+/** A password credential as the admin API exports it: its hash (absent without a password) and identifiers. */
+export interface ExportedPasswordCredential {
+  readonly hashedPassword: string | undefined;
+  readonly identifiers: string[];
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
 /** A password credential found by login identifier (see `passwordCredentialRead`), with its identity. */
 export interface PasswordCredential {
   readonly identityId: string;
@@ -185,6 +193,40 @@ export class IdentitiesRepository {
       query.getCount(),
     ]);
     return { records: await this.withAddresses(identities), total };
+  }
+
+  /**
+   * The password credentials (hash and login identifiers) of some identities, for the admin API's
+   * `include_credential=password`: an export that keeps passwords working after an import elsewhere.
+   */
+  async passwordCredentials(identityIds: readonly string[]): Promise<Map<string, ExportedPasswordCredential>> {
+    const found = new Map<string, ExportedPasswordCredential>();
+    if (identityIds.length === 0) return found;
+    const [credentials, identifiers] = await Promise.all([
+      this.dataSource.manager
+        .createQueryBuilder(IdentityCredentialEntity, 'credential')
+        .addSelect('credential.config')
+        .where('credential.identityId IN (:...ids)', { ids: identityIds })
+        .andWhere('credential.type = :type', { type: PASSWORD })
+        .getMany(),
+      this.dataSource.manager
+        .createQueryBuilder(IdentityCredentialIdentifierEntity, 'identifier')
+        .where('identifier.identityId IN (:...ids)', { ids: identityIds })
+        .andWhere('identifier.type = :type', { type: PASSWORD })
+        .orderBy('identifier.identifier', 'ASC')
+        .getMany(),
+    ]);
+    for (const credential of credentials) {
+      const hashed = credential.config['hashed_password'];
+      found.set(credential.identityId, {
+        hashedPassword: typeof hashed === 'string' ? hashed : undefined,
+        identifiers: [],
+        createdAt: credential.createdAt,
+        updatedAt: credential.updatedAt,
+      });
+    }
+    for (const identifier of identifiers) found.get(identifier.identityId)?.identifiers.push(identifier.identifier);
+    return found;
   }
 
   /** Removes the identity and, by ON DELETE CASCADE, everything that hangs off it. Absent is fine. */

@@ -4,7 +4,7 @@ import { ChangeNotifier } from '../database/change-notifier.js';
 import type { EmbeddedRead } from '../database/named-statements.js';
 import type { CreateIdentityDto } from './dto/create-identity.dto.js';
 import type { UpdateIdentityDto } from './dto/update-identity.dto.js';
-import { IdentitiesRepository, type PasswordCredential } from './identities.repository.js';
+import { IdentitiesRepository, type ExportedPasswordCredential, type PasswordCredential } from './identities.repository.js';
 import { parseIdentityListFilter } from './identity-list-filter.js';
 import type { IdentityRecord } from './identity-record.js';
 import { PasswordImport } from './password-import.js';
@@ -66,6 +66,11 @@ export class IdentitiesService {
     });
     await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
     return record;
+  }
+
+  /** The password credentials of these identities, hashes included (admin `include_credential=password`). */
+  passwordCredentials(identityIds: readonly string[]): Promise<Map<string, ExportedPasswordCredential>> {
+    return this.repository.passwordCredentials(identityIds);
   }
 
   /** Deletes the identity and, by cascade, its credentials, addresses and self-service sessions. */
