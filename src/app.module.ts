@@ -2,7 +2,8 @@ import { type DynamicModule, Module, type Type, ValidationPipe } from '@nestjs/c
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { AdminTokenVerifiers } from './common/auth/admin-token-verifiers.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
-import { RouteAuditService } from './common/auth/route-audit.service.js';
+import { RouteAuditModule } from './common/auth/route-audit.module.js';
+import { ApiDescriptionModule } from './api-description/api-description.module.js';
 import { ClientsModule } from './clients/clients.module.js';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { validationError } from './common/errors/validation-error.js';
@@ -28,6 +29,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(databaseUrl, config.database),
         DiscoveryModule,
+        RouteAuditModule,
+        ApiDescriptionModule,
         HealthModule,
         MetricsModule,
         TuplesModule,
@@ -42,7 +45,6 @@ export class AppModule {
       ],
       providers: [
         AdminTokenVerifiers,
-        RouteAuditService,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { LogLevel as NestLogLevel, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import fastifyCookie from '@fastify/cookie';
+import { RouteCatalog } from './api-description/route-catalog.js';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage, Server } from 'node:http';
 import { LogController, type FastifyServerOptions } from 'fastify';
@@ -67,6 +68,7 @@ export async function startLatchkey(
       },
     );
     const fastify = app.getHttpAdapter().getInstance();
+    app.get(RouteCatalog).attach(fastify);
     installRequestHooks(fastify, httpDurationHistogram(), logsRequests(options.quiet === true ? 'silent' : config.log.level));
     restrictBodyParsers(fastify);
     // Cookies carry the login/consent CSRF values, the remembered login session and the self-service session.

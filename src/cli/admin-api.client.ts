@@ -110,7 +110,8 @@ function parseJson(text: string): unknown {
 
 /**
  * Reads the three error shapes the admin API uses: the OAuth family's `{error, error_description}`,
- * the identity family's `{error: {code, reason, message}}` and the access family's `{code, reason, message}`.
+ * the identity family's `{error: {id, code, reason, message}}` and the access family's `{id, code, reason,
+ * message}`, where `id` is the error code and `code` the status.
  */
 function errorOf(status: number, body: unknown): AdminApiError {
   if (typeof body === 'object' && body !== null) {
@@ -118,11 +119,11 @@ function errorOf(status: number, body: unknown): AdminApiError {
     const nested = record['error'];
     if (typeof nested === 'object' && nested !== null) {
       const inner = nested as Record<string, unknown>;
-      return new AdminApiError(status, String(inner['status'] ?? inner['code'] ?? status), describe(inner['reason'], inner['message']));
+      return new AdminApiError(status, String(inner['id'] ?? inner['status'] ?? status), describe(inner['reason'], inner['message']));
     }
     if (typeof nested === 'string') return new AdminApiError(status, nested, describe(record['error_description'], undefined));
     if (typeof record['reason'] === 'string' || typeof record['message'] === 'string') {
-      return new AdminApiError(status, String(record['status'] ?? status), describe(record['reason'], record['message']));
+      return new AdminApiError(status, String(record['id'] ?? record['status'] ?? status), describe(record['reason'], record['message']));
     }
   }
   return new AdminApiError(status, String(status), typeof body === 'string' && body !== '' ? body.slice(0, 200) : 'no details');

@@ -255,7 +255,7 @@ describe('identities', () => {
     const run = await cli(['identities', 'import'], { stdin: input });
     expect(run.code).toBe(ExitCode.FAILED);
     expect(run.stderr).toMatch(/line 2: 400 /);
-    expect(run.stderr).toMatch(/line 3: 409 /);
+    expect(run.stderr).toMatch(/line 3: 409 conflict/);
     expect(run.stderr).toMatch(/line 4: 400 /);
     expect(run.stderr).toContain('imported 2 identities, 3 failed');
     const found = await app.admin.get<unknown[]>('/identities?credentials_identifier=line5@example.com');

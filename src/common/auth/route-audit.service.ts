@@ -6,6 +6,8 @@ import { LISTENERS_METADATA, type Listener } from '../http/listener.js';
 import { AUTH_MARKER_METADATA, type AuthMarker } from './auth-marker.js';
 
 export interface AuditedRoute {
+  /** The controller class, whose metadata says more (arguments, DTOs) to whoever needs it. */
+  readonly target: new (...args: never[]) => unknown;
   readonly controller: string;
   readonly handler: string;
   readonly method: string;
@@ -43,19 +45,28 @@ export class RouteAuditService implements OnApplicationBootstrap {
         const path = this.reflector.get<string | string[] | undefined>(PATH_METADATA, handler);
         if (path === undefined) continue;
         const method = RequestMethod[this.reflector.get<RequestMethod>(METHOD_METADATA, handler)] ?? 'GET';
-        routes.push({
-          controller: controller.name,
-          handler: name,
-          method,
-          path: `/${[base, path]
-            .flat()
-            .filter((part) => part !== undefined && part !== '' && part !== '/')
-            .join('/')}`.replace(/\/+/g, '/'),
-          listeners: this.reflector.get<Listener[] | undefined>(LISTENERS_METADATA, controller),
-          auth: this.reflector.getAllAndOverride<AuthMarker | undefined>(AUTH_MARKER_METADATA, [handler, controller]),
-        });
+        const listeners = this.reflector.get<Listener[] | undefined>(LISTENERS_METADATA, controller);
+        const auth = this.reflector.getAllAndOverride<AuthMarker | undefined>(AUTH_MARKER_METADATA, [handler, controller]);
+        // A controller or a handler may name several paths: Nest registers one route per pair.
+        for (const prefix of [base ?? ''].flat()) {
+          for (const suffix of [path].flat()) {
+            routes.push({
+              target: controller,
+              controller: controller.name,
+              handler: name,
+              method,
+              path: joinPath(prefix, suffix),
+              listeners,
+              auth,
+            });
+          }
+        }
       }
     }
     return routes;
   }
+}
+
+function joinPath(prefix: string, suffix: string): string {
+  return `/${[prefix, suffix].filter((part) => part !== '' && part !== '/').join('/')}`.replace(/\/+/g, '/');
 }

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { Listener } from '../common/http/listener.js';
+
+/** One route as Fastify registered it: the source of truth for what the service answers. */
+export interface CatalogRoute {
+  readonly method: string;
+  /** Fastify's path syntax (`/clients/:id`). */
+  readonly url: string;
+  readonly listeners: readonly Listener[];
+}
+
+/**
+ * Every route of every listener, recorded as Fastify registers it (Nest controllers and plain
+ * routes alike), so the API description is generated from what really answers rather than from a
+ * list kept by hand. Attached before the application initialises, when no route exists yet.
+ */
+@Injectable()
+export class RouteCatalog {
+  private readonly recorded: CatalogRoute[] = [];
+
+  attach(fastify: FastifyInstance): void {
+    fastify.addHook('onRoute', (route: RouteOptions) => {
+      const listener = (route.constraints as { listener?: unknown } | undefined)?.listener;
+      if (typeof listener !== 'string') return;
+      for (const method of [route.method].flat()) {
+        this.recorded.push({ method: method.toUpperCase(), url: route.url, listeners: listener.split('|') as Listener[] });
+      }
+    });
+  }
+
+  /** The routes, without the HEAD twins Fastify adds for each GET. */
+  routes(): readonly CatalogRoute[] {
+    const gets = new Set(this.recorded.filter((route) => route.method === 'GET').map((route) => route.url));
+    return this.recorded.filter((route) => route.method !== 'HEAD' || !gets.has(route.url));
+  }
+}
