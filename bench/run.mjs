@@ -16,6 +16,11 @@
 // BENCH_SERVICE_NODE_ARGS adds Node flags to the service's command line only (space-separated), e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service under load (NODE_OPTIONS refuses
 // --cpu-prof, and would reach every process of the run).
+// A request scenario may name a `peer` (another server doing the same job, e.g. node-oidc-provider for
+// client_credentials): it is measured in the same rounds and shown as `÷ peer`.
+// BENCH_QUIET=1 refuses to report a run on a busy box: it waits (up to a minute) until processes other
+// than the benchmark's use less than BENCH_QUIET_MAX_FOREIGN (0.1) of a core, and after the run it
+// refuses the results (exit code 3, no results file) if they used more than that on average meanwhile.
 /* global fetch, AbortSignal, performance */
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
@@ -55,6 +60,9 @@ function readSettings() {
     connections: intSetting('BENCH_CONNECTIONS', 50, 1, 10_000),
     filter: process.env.BENCH_FILTER ?? '',
     strict: ['1', 'true', 'yes', 'on'].includes((process.env.BENCH_STRICT ?? '').toLowerCase()),
+    quiet: ['1', 'true', 'yes', 'on'].includes((process.env.BENCH_QUIET ?? '').toLowerCase()),
+    // Quiet mode: the most other (non-benchmark) CPU allowed, as a share of one core, before and during the run.
+    quietMaxForeign: Number(process.env.BENCH_QUIET_MAX_FOREIGN ?? '0.1'),
   };
 }
 
@@ -64,6 +72,8 @@ function readSettings() {
 
 const children = [];
 let currentLoad;
+/** CPU seconds of benchmark children that have exited (see ownSeconds). */
+let retiredSeconds = 0;
 
 function startChild(label, args, env) {
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -86,6 +96,9 @@ function startChild(label, args, env) {
 
 async function stopChild(entry, dataDir) {
   if (entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+  // Its CPU stays the benchmark's after it is gone (quiet mode tells ours from other processes').
+  const last = cpuSeconds(entry.child.pid);
+  if (last !== undefined) retiredSeconds += last.self + last.descendants;
   entry.child.kill('SIGTERM');
   const result = await Promise.race([entry.exited, sleep(STOP_TIMEOUT_MS, 'timeout')]);
   if (result !== 'timeout') return;
@@ -172,6 +185,43 @@ function cpuSeconds(pid) {
   }
   const main = procStat(`${pid}/task/${pid}`);
   return { self: own.ticks / CLK_TCK, main: main === undefined ? undefined : main.ticks / CLK_TCK, descendants: descendants / CLK_TCK };
+}
+
+/** Busy CPU seconds of the whole machine so far (all cores), from /proc/stat. */
+function machineBusySeconds() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal: busy = all but idle and iowait.
+    const busy = fields.slice(0, 8).reduce((total, value, index) => (index === 3 || index === 4 ? total : total + value), 0);
+    return busy / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds of this benchmark's processes: itself, bare Fastify, the service (and its children), the peers, the database. */
+function ownSeconds(databasePid) {
+  const self = process.cpuUsage();
+  let total = (self.user + self.system) / 1e6 + retiredSeconds;
+  for (const entry of children) {
+    if (entry.child.exitCode !== null || entry.child.signalCode !== null) continue;
+    const cpu = cpuSeconds(entry.child.pid);
+    if (cpu !== undefined) total += cpu.self + cpu.descendants;
+  }
+  const database = databasePid === undefined ? undefined : cpuSeconds(databasePid);
+  if (database !== undefined) total += database.self + database.descendants;
+  return total;
+}
+
+/** Samples, over `seconds`, the CPU share (of one core) used by processes other than the benchmark's. */
+async function foreignShare(seconds, databasePid) {
+  const [machine0, own0] = [machineBusySeconds(), ownSeconds(databasePid)];
+  const started = performance.now();
+  await sleep(seconds * 1000);
+  const elapsed = (performance.now() - started) / 1000;
+  const [machine1, own1] = [machineBusySeconds(), ownSeconds(databasePid)];
+  if (machine0 === undefined || machine1 === undefined) return undefined;
+  return Math.max(0, machine1 - machine0 - (own1 - own0)) / elapsed;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -423,6 +473,38 @@ function describe(response) {
   return `${response.status}${body === '' || body === '""' ? '' : ` ${body.slice(0, 160)}`}`;
 }
 
+/**
+ * Starts a scenario's peer (a child process that prints "READY <port>") and returns what to load it
+ * with, or throws when it does not start or its probe fails.
+ */
+async function startPeer(peer) {
+  const env = peer.env?.() ?? {};
+  const entry = startChild(`peer ${peer.name}`, [peer.script], { ...process.env, ...env, PEER_PORT: '0', NODE_ENV: 'production' });
+  const started = Date.now();
+  let match;
+  while ((match = /READY (\d+)/.exec(entry.out)) === null) {
+    if (entry.child.exitCode !== null) throw new Error(`peer exited: ${entry.out.slice(-300)}`);
+    if (Date.now() - started > READY_TIMEOUT_MS) throw new Error(`peer did not start: ${entry.out.slice(-300)}`);
+    await sleep(50);
+  }
+  const request = peer.request(env);
+  const target = {
+    url: `http://127.0.0.1:${match[1]}${request.path}`,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  };
+  const probe = await fetch(target.url, {
+    method: target.method,
+    headers: target.headers,
+    body: target.body,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await probe.text();
+  if (!probe.ok) throw new Error(`peer probe answered ${probe.status} ${text.slice(0, 160)}`);
+  return { entry, target };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // One scenario
 
@@ -471,29 +553,46 @@ async function runScenario(scenario, env) {
   };
   const ceiling = { url: `${urls.bare}/`, method: 'GET' };
   console.log(`\n${scenario.name} (${scenario.listener} ${scenario.method} ${resolved.path})`);
+  let peer;
+  let peerSkipped;
+  if (scenario.peer !== undefined) {
+    try {
+      peer = await startPeer(scenario.peer);
+      console.log(`  peer: ${scenario.peer.name}, ${peer.target.method} ${peer.target.url}`);
+    } catch (error) {
+      peerSkipped = (error.message ?? String(error)).split('\n')[0];
+      console.log(`  peer ${scenario.peer.name}: skipped (${peerSkipped})`);
+    }
+  }
   if (scenario.warmup > 0) {
     console.log(`  warm-up: ${scenario.warmup} s of unmeasured load`);
     await load(target, scenario.warmup, settings.connections);
   }
-  const runs = { scenario: [], bare: [] };
+  const runs = { scenario: [], bare: [], peer: [] };
   for (let round = 0; round < settings.rounds; round += 1) {
     // Alternate the order (bare first, then scenario first, ...) so a drift in the machine's speed
-    // during the run does not favour one side.
-    const order = round % 2 === 0 ? ['bare', 'scenario'] : ['scenario', 'bare'];
+    // during the run does not favour one side; the peer, when there is one, stays next to the scenario.
+    const sides = peer === undefined ? ['bare', 'scenario'] : ['bare', 'scenario', 'peer'];
+    const order = round % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
-      const run =
-        side === 'bare'
-          ? await measure(ceiling, bare.child.pid, settings)
-          : await measure(target, service.child.pid, settings, databasePid);
+      let run;
+      if (side === 'bare') run = await measure(ceiling, bare.child.pid, settings);
+      else if (side === 'peer') run = await measure(peer.target, peer.entry.child.pid, settings);
+      else run = await measure(target, service.child.pid, settings, databasePid);
       runs[side].push(run);
     }
     const s = runs.scenario[round];
     const b = runs.bare[round];
+    const p = runs.peer[round];
     console.log(
       `  round ${round + 1}/${settings.rounds}: ${fmtInt(s.rps)} req/s p99 ${fmtMs(s.p99)} ms${s.non2xx + s.errors > 0 ? ` (${s.non2xx} non-2xx, ${s.errors} errors)` : ''}` +
-        ` | bare ${fmtInt(b.rps)} req/s p99 ${fmtMs(b.p99)} ms | ratio ${fmtRatio(s.rps / b.rps)}`,
+        ` | bare ${fmtInt(b.rps)} req/s p99 ${fmtMs(b.p99)} ms | ratio ${fmtRatio(s.rps / b.rps)}` +
+        (p === undefined
+          ? ''
+          : ` | peer ${fmtInt(p.rps)} req/s${p.non2xx + p.errors > 0 ? ` (${p.non2xx + p.errors} failed)` : ''} | ÷ peer ${fmtRatio(s.rps / p.rps)}`),
     );
   }
+  if (peer !== undefined) await stopChild(peer.entry);
 
   const scenarioSummary = summarise(runs.scenario);
   const bareSummary = summarise(runs.bare);
@@ -506,10 +605,13 @@ async function runScenario(scenario, env) {
   // ceiling swings by tens of percent within a run, and a ratio of two medians from different rounds
   // would mix those swings in.
   const ratio = median(runs.scenario.map((run, index) => run.rps / runs.bare[index].rps));
+  const versusPeer = peer === undefined ? undefined : median(runs.scenario.map((run, index) => run.rps / runs.peer[index].rps));
   let verdict;
   if (errorRatio > MAX_ERROR_RATIO) verdict = 'ERRORS';
   else if (scenario.target === undefined) verdict = '—';
-  else verdict = ratio >= scenario.target ? 'ok' : 'BELOW';
+  else if (ratio < scenario.target) verdict = 'BELOW';
+  else if (scenario.peer?.target !== undefined && versusPeer !== undefined && versusPeer < scenario.peer.target) verdict = 'BELOW PEER';
+  else verdict = 'ok';
   const statusCodes = {};
   for (const run of runs.scenario)
     for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
@@ -528,7 +630,20 @@ async function runScenario(scenario, env) {
     errorRatio,
     statusCodes,
     bareNon2xxOrErrors: sum(runs.bare.map((run) => run.non2xx + run.errors)),
-    rounds: runs.scenario.map((run, index) => ({ scenario: run, bare: runs.bare[index], ratio: run.rps / runs.bare[index].rps })),
+    peer:
+      scenario.peer === undefined
+        ? undefined
+        : {
+            name: scenario.peer.name,
+            target: scenario.peer.target,
+            ...(peer === undefined ? { status: 'skipped', reason: peerSkipped } : { median: summarise(runs.peer), ratio: versusPeer }),
+          },
+    rounds: runs.scenario.map((run, index) => ({
+      scenario: run,
+      bare: runs.bare[index],
+      ratio: run.rps / runs.bare[index].rps,
+      ...(peer === undefined ? {} : { peer: runs.peer[index], ratioToPeer: run.rps / runs.peer[index].rps }),
+    })),
   };
 }
 
@@ -551,6 +666,7 @@ function table(results) {
     'bare p99',
     'ratio',
     '÷ baseline (overhead)',
+    '÷ peer',
     'target',
     'verdict',
     'CPU µs/req (svc + db / bare)',
@@ -564,7 +680,7 @@ function table(results) {
   const rows = [];
   for (const result of results) {
     if (result.status === 'skipped') {
-      rows.push([result.name, '—', '—', '—', '—', '—', '—', '—', result.target?.toFixed(2) ?? '—', 'skipped', '—']);
+      rows.push([result.name, '—', '—', '—', '—', '—', '—', '—', '—', result.target?.toFixed(2) ?? '—', 'skipped', '—']);
       continue;
     }
     const unit = result.unit === undefined ? '' : ` ${result.unit}`;
@@ -582,6 +698,7 @@ function table(results) {
         '1',
         '—',
         '—',
+        '—',
         cpu(baseline.median, result.bare, { showMain: false }),
       ]);
     }
@@ -594,10 +711,31 @@ function table(results) {
       fmtMs(result.bare.p99),
       fmtRatio(result.ratio),
       baseline === undefined ? '—' : `${fmtRatio(baseline.ratio)} (${Math.round(baseline.overhead * 100)}%)`,
-      result.target?.toFixed(2) ?? '—',
+      result.peer === undefined
+        ? '—'
+        : result.peer.ratio === undefined
+          ? 'skipped'
+          : `${fmtRatio(result.peer.ratio)} (${result.peer.name})`,
+      `${result.target?.toFixed(2) ?? '—'}${result.peer?.target === undefined ? '' : `, ${result.peer.target}× peer`}`,
       result.verdict,
       cpu(result.median, result.bare),
     ]);
+    if (result.peer?.median !== undefined) {
+      rows.push([
+        `  peer: ${result.peer.name}`,
+        fmtInt(result.peer.median.rps),
+        fmtMs(result.peer.median.p99),
+        '—',
+        fmtInt(result.bare.rps),
+        fmtMs(result.bare.p99),
+        fmtRatio(result.peer.median.rps / result.bare.rps),
+        '—',
+        '1',
+        '—',
+        '—',
+        `${fmtUs(result.peer.median.cpuUsPerRequest)} / ${fmtUs(result.bare.cpuUsPerRequest)}`,
+      ]);
+    }
   }
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
@@ -665,7 +803,7 @@ async function main() {
     throw new UsageError('dist/src/main.js is missing: run `npm run bench` (it builds first) or `npm run build`');
 
   const perRun = settings.warmup + settings.duration;
-  const runsPerRound = (scenario) => (scenario.baseline === undefined ? 2 : 3);
+  const runsPerRound = (scenario) => (scenario.baseline === undefined && scenario.peer === undefined ? 2 : 3);
   const estimate = sum(scenarios.map((scenario) => settings.rounds * runsPerRound(scenario) * perRun + (scenario.warmup ?? 0)));
   const external = (process.env.DATABASE_URL ?? '') !== '';
   const cpuList = cpus();
@@ -685,6 +823,8 @@ async function main() {
   console.log(
     `  scenarios: ${scenarios.length} of ${allScenarios.length}; about ${estimate < 120 ? `${estimate} s` : `${Math.ceil(estimate / 60)} min`} of load`,
   );
+
+  if (settings.quiet) await waitForQuiet(settings);
 
   dataDir = await mkdtemp(join(tmpdir(), 'latchkey-bench-'));
   // Under root, the embedded PostgreSQL runs as the `postgres` user, which must be able to enter it.
@@ -733,7 +873,22 @@ async function main() {
 
   const ctx = makeContext(urls, adminToken, databaseUrl);
   const results = [];
+  const [machineAtStart, ownAtStart, startedAt] = [machineBusySeconds(), ownSeconds(databasePid), performance.now()];
   for (const scenario of scenarios) results.push(await runScenario(scenario, { ctx, settings, urls, bare, service, databasePid }));
+  const elapsed = (performance.now() - startedAt) / 1000;
+  const machineAtEnd = machineBusySeconds();
+  // Other processes' CPU during the run, as a share of one core.
+  const foreign =
+    machineAtStart === undefined || machineAtEnd === undefined
+      ? undefined
+      : Math.max(0, machineAtEnd - machineAtStart - (ownSeconds(databasePid) - ownAtStart)) / elapsed;
+  console.log(
+    `\nOther processes used ${foreign === undefined ? 'an unknown share' : `${foreign.toFixed(2)}`} of a core on average during the run.`,
+  );
+  if (settings.quiet && (foreign === undefined || foreign > settings.quietMaxForeign)) {
+    console.log(`BENCH_QUIET: the box was not quiet (limit ${settings.quietMaxForeign} of a core): results not reported.`);
+    return 3;
+  }
 
   console.log(
     "\nResults (medians of the rounds; ratio = median of each round's scenario req/s ÷ bare Fastify req/s; ÷ baseline = median of each round's flows/s ÷ the baseline's, overhead = 1 − that; a target applies to ÷ baseline when there is one)\n",
@@ -768,7 +923,7 @@ async function main() {
   await writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nJSON: ${RESULTS_FILE.slice(ROOT.length)}`);
 
-  const missed = results.filter((result) => result.verdict === 'BELOW' || result.verdict === 'ERRORS');
+  const missed = results.filter((result) => ['BELOW', 'BELOW PEER', 'ERRORS'].includes(result.verdict));
   if (missed.length > 0) {
     console.log(
       `${missed.length} scenario(s) below target or with errors: ${missed.map((result) => result.name).join(', ')}${settings.strict ? '' : ' (informative; BENCH_STRICT=1 makes this fail)'}`,
@@ -777,14 +932,29 @@ async function main() {
   return settings.strict && missed.length > 0 ? 1 : 0;
 }
 
+/** Quiet mode: waits up to a minute for other processes to calm down, else refuses to run. */
+async function waitForQuiet(settings) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const share = await foreignShare(5);
+    if (share === undefined) throw new QuietError('BENCH_QUIET needs /proc/stat to tell whether the box is quiet');
+    console.log(`  quiet check: other processes use ${share.toFixed(2)} of a core (limit ${settings.quietMaxForeign})`);
+    if (share <= settings.quietMaxForeign) return;
+    if (Date.now() > deadline) throw new QuietError('BENCH_QUIET: the box stayed busy for a minute; not running');
+  }
+}
+
+class QuietError extends Error {}
+
 main().then(
   async (code) => {
     await cleanup();
     process.exit(code);
   },
   async (error) => {
-    process.stderr.write(`\nBenchmark failed: ${error instanceof UsageError ? error.message : (error.stack ?? String(error))}\n`);
+    const known = error instanceof UsageError || error instanceof QuietError;
+    process.stderr.write(`\nBenchmark failed: ${known ? error.message : (error.stack ?? String(error))}\n`);
     await cleanup();
-    process.exit(error instanceof UsageError ? 2 : 1);
+    process.exit(error instanceof UsageError ? 2 : error instanceof QuietError ? 3 : 1);
   },
 );

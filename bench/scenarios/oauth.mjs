@@ -126,6 +126,21 @@ export const oauthScenarios = [
     method: 'POST',
     path: '/oauth2/token',
     target: 0.25,
+    peer: {
+      name: 'node-oidc-provider 9 (in memory)',
+      target: 2,
+      script: 'bench/peer/oidc-provider.mjs',
+      env: () => ({ PEER_CLIENT_ID: 'bench-peer', PEER_CLIENT_SECRET: randomBytes(32).toString('base64url') }),
+      request: (env) => ({
+        path: '/token',
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${env.PEER_CLIENT_ID}:${env.PEER_CLIENT_SECRET}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials&scope=read',
+      }),
+    },
     setup: async (ctx) => {
       const client = await ctx.admin('POST', '/clients', {
         client_name: 'bench client_credentials',
