@@ -7,7 +7,7 @@ import { BrowserUiService, type BrowserFlowView, type FlowKind } from '../self-s
 import { formsOf, messageViews } from './flow-form-view.js';
 import type { PageHttp } from './oauth2-pages.service.js';
 import { UI_TEXTS } from './ui-catalogue.js';
-import { queryValue } from './ui-forms.js';
+import { queryValue, singleValue } from './ui-forms.js';
 import { UiRenderer } from './ui-renderer.js';
 import { UiError } from './ui.errors.js';
 
@@ -64,8 +64,7 @@ export class FlowPages {
   /** `POST /ui/settings/sessions`: signs the identity out of every other session. */
   async signOutElsewhere(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('settings');
-    const body = http.request.body as Record<string, unknown> | undefined;
-    this.selfService.verifyFormToken(http.request, body?.['csrf_token']);
+    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
     await this.selfService.signOutElsewhere(http.request);
     return this.renderer.send(http.reply, 'message', UI_TEXTS.settings.title, {
       text: UI_TEXTS.settings.signedOutElsewhere,

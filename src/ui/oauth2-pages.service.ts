@@ -10,7 +10,7 @@ import { IdentitiesService } from '../identities/identities.service.js';
 import { BrowserUiService, type BrowserSessionView } from '../self-service/browser-ui.service.js';
 import { claimsByScope, claimsForScopes, type ClaimsByScope } from './identity-claims.js';
 import { SCOPE_TEXTS, UI_TEXTS } from './ui-catalogue.js';
-import { checked, decisionOf, queryValue, requiredField } from './ui-forms.js';
+import { checked, decisionOf, queryValue, requiredField, singleValue } from './ui-forms.js';
 import { UiRenderer } from './ui-renderer.js';
 import { UiError } from './ui.errors.js';
 
@@ -86,7 +86,7 @@ export class OAuth2Pages {
   /** `POST /ui/oauth2/login`: continue (remembered per the checkbox) or cancel, back to the client either way. */
   async submitLogin(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('login');
-    this.selfService.verifyFormToken(http.request, requiredField(http.request, 'csrf_token'));
+    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
     const challenge = requiredField(http.request, 'login_challenge');
     if (decisionOf(http.request) === 'reject') {
       return this.renderer.redirect(http.reply, await this.consent.rejectLoginRequest(challenge, DENIED));
@@ -140,7 +140,7 @@ export class OAuth2Pages {
   /** `POST /ui/oauth2/consent`: allow (remembered per the checkbox) or deny. */
   async submitConsent(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('consent');
-    this.selfService.verifyFormToken(http.request, requiredField(http.request, 'csrf_token'));
+    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
     const challenge = requiredField(http.request, 'consent_challenge');
     if (decisionOf(http.request) === 'reject') {
       return this.renderer.redirect(http.reply, await this.consent.rejectConsentRequest(challenge, DENIED));
@@ -164,7 +164,7 @@ export class OAuth2Pages {
   /** `POST /ui/oauth2/logout`: yes ends the self-service session and goes on with the logout; no stays signed in. */
   async submitLogout(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('logout');
-    this.selfService.verifyFormToken(http.request, requiredField(http.request, 'csrf_token'));
+    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
     const challenge = requiredField(http.request, 'logout_challenge');
     if (decisionOf(http.request) === 'reject') {
       await this.consent.rejectLogoutRequest(challenge);
