@@ -183,6 +183,18 @@ describe.skipIf(!haveChromium)('the built-in sign-in pages in a real browser', {
     expect(shown.slice(before)).toEqual([]);
   });
 
+  it('prompt=login asks for the password again despite the remembered login; cancelling goes back to the client', async () => {
+    await page.goto(`${rp.origin}/start?prompt=login`);
+    await page.waitForURL((url) => url.pathname === '/ui/login');
+    await page.fill('input[name="password_identifier"]', EMAIL);
+    await page.fill('input[name="password"]', FIRST_PASSWORD);
+    await page.click('button[name="method"][value="password"]');
+    await page.waitForURL((url) => url.pathname === '/ui/oauth2/login');
+    await page.click('button[name="decision"][value="reject"]');
+    await page.waitForSelector('#error');
+    expect(rp.results.at(-1)?.error).toBe('access_denied');
+  });
+
   it('settings change the password, list the sessions and sign out everywhere else', async () => {
     await page.goto(`${issuer}/ui/settings`);
     await page.waitForURL((url) => url.pathname === '/ui/settings' && url.searchParams.has('flow'));
