@@ -12,7 +12,7 @@ export const UI_TEXTS = {
     title: 'Account settings',
     sessions: 'Where you are signed in',
     thisDevice: 'this browser',
-    signedInAt: 'signed in',
+    signedInAt: 'Signed in',
     expiresAt: 'until',
     signOutElsewhere: 'Sign out everywhere else',
     signedOutElsewhere: 'You were signed out of every other session.',

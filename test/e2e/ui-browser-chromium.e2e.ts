@@ -196,6 +196,15 @@ describe.skipIf(!haveChromium)('the built-in sign-in pages in a real browser', {
   });
 
   it('settings change the password, list the sessions and sign out everywhere else', async () => {
+    // A second session of the same identity, on another device (an API client).
+    const flow = await app.public.get<{ id: string }>('/self-service/login/api');
+    const login = await app.public.post<{ session_token: string }>(`/self-service/login?flow=${flow.body.id}`, {
+      json: { method: 'password', password_identifier: EMAIL, password: FIRST_PASSWORD },
+    });
+    expect(login.status, login.text).toBe(200);
+    const elsewhere = { headers: { 'x-session-token': login.body.session_token } };
+    expect((await app.public.get('/sessions/whoami', elsewhere)).status).toBe(200);
+
     await page.goto(`${issuer}/ui/settings`);
     await page.waitForURL((url) => url.pathname === '/ui/settings' && url.searchParams.has('flow'));
     await check(page, 'settings');
@@ -204,10 +213,14 @@ describe.skipIf(!haveChromium)('the built-in sign-in pages in a real browser', {
     await passwordForm.locator('button[name="method"]').click();
     await page.waitForSelector('[data-message-id="1050001"]');
     await check(page, 'settings-saved');
-    expect(await page.locator('.sessions li').count()).toBe(1);
+    expect(await page.locator('.sessions li').count()).toBe(2);
     await page.click('text=Sign out everywhere else');
     await page.waitForURL(`${issuer}/ui/settings/sessions`);
     await check(page, 'signed-out-elsewhere');
+    expect((await app.public.get('/sessions/whoami', elsewhere)).status).toBe(401);
+    await page.goto(`${issuer}/ui/settings`);
+    await page.waitForURL((url) => url.pathname === '/ui/settings' && url.searchParams.has('flow'));
+    expect(await page.locator('.sessions li').count()).toBe(1);
   });
 
   it('logout asks first, then ends the session; the next sign-in takes the new password', async () => {
