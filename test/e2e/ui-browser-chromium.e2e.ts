@@ -292,6 +292,25 @@ describe.skipIf(!haveChromium)('the built-in sign-in pages in a real browser', {
     await check(page, 'error');
   });
 
+  it('works with JavaScript switched off: sign-in, continue and consent are plain forms', async () => {
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await watched(noScript);
+    const before = rp.results.length;
+    await plain.goto(`${rp.origin}/start`);
+    await plain.waitForURL((url) => url.pathname === '/ui/login');
+    await plain.fill('input[name="password_identifier"]', EMAIL);
+    await plain.fill('input[name="password"]', NEW_PASSWORD);
+    await plain.click('button[name="method"][value="password"]');
+    await plain.waitForURL((url) => url.pathname === '/ui/oauth2/login');
+    await plain.click('button[name="decision"][value="accept"]');
+    await plain.waitForURL((url) => url.pathname === '/ui/oauth2/consent');
+    await plain.click('button[name="decision"][value="accept"]');
+    await plain.waitForSelector('#signed-in');
+    expect(rp.results).toHaveLength(before + 1);
+    expect(rp.results.at(-1)?.userinfo['email']).toBe(EMAIL);
+    await noScript.close();
+  });
+
   it('no page tripped its Content Security Policy', () => {
     expect(cspErrors).toEqual([]);
   });
