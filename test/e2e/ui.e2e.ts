@@ -160,6 +160,46 @@ describe('built-in consent after an external login app', () => {
     expect(new URL(back).searchParams.get('error')).toBe('access_denied');
   });
 
+  it('a replayed consent form after the code was issued is a 409 page', async () => {
+    const browser = new OAuthBrowser(app);
+    const consent = await atConsent(browser);
+    const page = await browser.get(consent);
+    const form = { csrf_token: csrfTokenOf(page.text), consent_challenge: queryParam(consent, 'consent_challenge')!, decision: 'accept' };
+    const allowed = await browser.post('/ui/oauth2/consent', form);
+    await browser.follow(allowed.headers.get('location')!);
+    const replayed = await browser.post('/ui/oauth2/consent', form);
+    expect(replayed.status).toBe(409);
+    expect(replayed.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
+  it('odd bodies are refused as pages: repeated token, another content type, too large', async () => {
+    const browser = new OAuthBrowser(app);
+    const consent = await atConsent(browser);
+    const page = await browser.get(consent);
+    const token = csrfTokenOf(page.text);
+    const challenge = queryParam(consent, 'consent_challenge')!;
+    const repeated = await app.public.post('/ui/oauth2/consent', {
+      rawBody: `csrf_token=${token}&csrf_token=${token}&consent_challenge=${challenge}&decision=accept`,
+      headers: { ...browser.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(repeated.status).toBe(403);
+    const plain = await app.public.post('/ui/oauth2/consent', {
+      rawBody: 'decision=accept',
+      headers: { ...browser.jar.header(), 'content-type': 'text/plain' },
+    });
+    expect(plain.status).toBe(415);
+    const huge = await app.public.post('/ui/oauth2/consent', {
+      rawBody: `csrf_token=${token}&consent_challenge=${challenge}&decision=accept&pad=${'x'.repeat(2 * 1024 * 1024)}`,
+      headers: { ...browser.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(huge.status).toBe(413);
+    const lookalike = await browser.get(`/ui/oauth2/consent?consent_challenge=${encodeURIComponent(challenge.replace(/[a-z]/, 'а'))}`);
+    expect(lookalike.status).toBe(404);
+    // Nothing was decided: the consent app may still answer.
+    const pending = await app.admin.get(`/oauth2/auth/requests/consent?consent_challenge=${encodeURIComponent(challenge)}`);
+    expect(pending.status, pending.text).toBe(200);
+  });
+
   it('a missing or unknown challenge is a 4xx page', async () => {
     const browser = new OAuthBrowser(app);
     expect((await browser.get('/ui/oauth2/consent')).status).toBe(400);
