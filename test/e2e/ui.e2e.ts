@@ -210,6 +210,69 @@ describe('built-in consent after an external login app', () => {
   });
 });
 
+describe('built-in logout', () => {
+  /** A browser with a remembered login (the external login app said remember) and its logout page. */
+  async function atLogout(): Promise<{ browser: OAuthBrowser; page: string; challenge: string }> {
+    const browser = new OAuthBrowser(app);
+    const login = await browser.authorize({
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uris[0]!,
+      response_type: 'code',
+      scope: 'openid',
+      state: 'state-0123456789',
+    });
+    await browser.follow(await browser.acceptLogin(login, { subject: identityId, remember: true, remember_for: 3600 }));
+    const logout = await browser.follow('/oauth2/sessions/logout');
+    expect(pathOf(logout).startsWith('/ui/oauth2/logout?logout_challenge=')).toBe(true);
+    const page = await browser.get(logout);
+    expect(page.status).toBe(200);
+    return { browser, page: page.text, challenge: queryParam(logout, 'logout_challenge')! };
+  }
+
+  it('"no" keeps the login: the request is rejected and the next authorization skips the login', async () => {
+    const { browser, page, challenge } = await atLogout();
+    const stayed = await browser.post('/ui/oauth2/logout', {
+      csrf_token: csrfTokenOf(page),
+      logout_challenge: challenge,
+      decision: 'reject',
+    });
+    expect(stayed.status).toBe(200);
+    expect(stayed.headers.get('content-type')).toMatch(/^text\/html/);
+    const again = await browser.post('/ui/oauth2/logout', {
+      csrf_token: csrfTokenOf(page),
+      logout_challenge: challenge,
+      decision: 'accept',
+    });
+    expect(again.status).toBe(404);
+    const login = await browser.authorize({
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uris[0]!,
+      response_type: 'code',
+      scope: 'openid',
+      state: 'state-0123456789',
+    });
+    const request = await app.admin.get<{ skip: boolean }>(
+      `/oauth2/auth/requests/login?login_challenge=${encodeURIComponent(queryParam(login, 'login_challenge')!)}`,
+    );
+    expect(request.body.skip).toBe(true);
+  });
+
+  it('"yes" goes on with the logout', async () => {
+    const { browser, page, challenge } = await atLogout();
+    const accepted = await browser.post('/ui/oauth2/logout', {
+      csrf_token: csrfTokenOf(page),
+      logout_challenge: challenge,
+      decision: 'accept',
+    });
+    expect(accepted.status).toBe(303);
+    const verifier = accepted.headers.get('location')!;
+    expect(pathOf(verifier).startsWith('/oauth2/sessions/logout?logout_verifier=')).toBe(true);
+    const done = await browser.get(verifier);
+    expect(done.status).toBe(302);
+    expect(pathOf(done.headers.get('location')!)).toBe('/oauth2/fallbacks/logout/callback');
+  });
+});
+
 describe('pages switched off or started over', () => {
   it('pages whose URL settings name apps of one’s own are not served', async () => {
     expect((await app.public.get('/ui/oauth2/login?login_challenge=x')).status).toBe(404);
