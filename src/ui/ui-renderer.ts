@@ -50,8 +50,10 @@ export class UiRenderer {
     for (const name of UI_TEMPLATE_NAMES) {
       const override = overrides === undefined ? undefined : join(overrides, `${name}.hbs`);
       const source = override !== undefined && existsSync(override) ? readFileSync(override, 'utf8') : BUILTIN_UI_TEMPLATES[name];
-      if (UI_PARTIALS.includes(name)) handlebars.registerPartial(name, source);
-      else this.templates.set(name, handlebars.compile(source, { knownHelpersOnly: true }));
+      const compiled = handlebars.compile(source, { knownHelpersOnly: true });
+      // Registered compiled: a partial registered as source is compiled again on every render.
+      if (UI_PARTIALS.includes(name)) handlebars.registerPartial(name, compiled);
+      else this.templates.set(name, compiled);
     }
     this.brand = { productName: config.ui.productName, logoUrl: config.ui.logoUrl, stylesheetUrl: UI_STYLESHEET_PATH };
     this.stylesheet = uiStylesheet(config.ui.primaryColor);
