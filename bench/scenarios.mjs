@@ -42,6 +42,7 @@ import { oauthScenarios } from './scenarios/oauth.mjs';
 import { policyScenarios } from './scenarios/policies.mjs';
 import { selfServiceScenarios } from './scenarios/self-service.mjs';
 import { tupleScenarios } from './scenarios/tuples.mjs';
+import { uiScenarios } from './scenarios/ui.mjs';
 
 export const scenarios = [
   {
@@ -84,4 +85,5 @@ export const scenarios = [
   ...identityScenarios,
   ...oauthScenarios,
   ...selfServiceScenarios,
+  ...uiScenarios,
 ];

@@ -19,6 +19,7 @@ import { OAuthModule } from './oauth/oauth.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
 import { SelfServiceModule } from './self-service/self-service.module.js';
 import { TuplesModule } from './tuples/tuples.module.js';
+import { UiModule } from './ui/ui.module.js';
 
 @Module({})
 export class AppModule {
@@ -41,6 +42,7 @@ export class AppModule {
         ConsentModule,
         OAuthModule,
         SelfServiceModule,
+        UiModule,
         ...extraModules,
       ],
       providers: [

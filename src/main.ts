@@ -21,6 +21,12 @@ async function main(): Promise<void> {
       `  public API: ${running.urls.public}`,
       `  admin API:  ${running.urls.admin}`,
       ...(running.urls.proxy === undefined ? [] : [`  proxy:      ${running.urls.proxy}`]),
+      '',
+      // Flow starts rather than page URLs: they work whichever UI (built-in or one's own) serves the pages.
+      `  Sign in:    ${running.config.urls.issuer}/self-service/login/browser`,
+      `  Sign up:    ${running.config.urls.issuer}/self-service/registration/browser`,
+      `  Account:    ${running.config.urls.issuer}/self-service/settings/browser`,
+      '  Try it with a sample app: npm run demo',
       ...(running.generatedAdminToken === undefined
         ? []
         : [

@@ -46,6 +46,20 @@ const redirect = (summary: string, tag: string, extra: Partial<OperationDescript
   responseDescription: 'Redirects the browser',
   ...extra,
 });
+const page = (summary: string, extra: Partial<OperationDescription> = {}): OperationDescription => ({
+  summary,
+  tag: 'ui',
+  status: 200,
+  response: { type: 'string' },
+  contentType: 'text/html',
+  ...extra,
+});
+const pageForm = (summary: string): OperationDescription =>
+  redirect(summary, 'ui', {
+    body: {
+      'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['csrf_token'], properties: { csrf_token: str } } },
+    },
+  });
 const flowInit = (kind: string, type: 'api' | 'browser'): OperationDescription =>
   type === 'api'
     ? { summary: `Start a ${kind} flow for an API client (native app)`, tag: 'self-service', status: 200, response: 'selfServiceFlow' }
@@ -480,4 +494,22 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
   'GET /self-service/browser/flows/logout': redirect('End the browser session and redirect', 'self-service', {
     query: [query('return_to')],
   }),
+
+  // Built-in sign-in pages (server-rendered HTML; forms carry a CSRF token)
+  'GET /ui/login': page('Sign-in page: renders a login flow (starts one when none is given)', { query: [query('flow')] }),
+  'GET /ui/registration': page('Sign-up page: renders a registration flow', { query: [query('flow')] }),
+  'GET /ui/recovery': page('Account recovery page: renders a recovery flow', { query: [query('flow')] }),
+  'GET /ui/verification': page('Address verification page: renders a verification flow', { query: [query('flow')] }),
+  'GET /ui/settings': page('Account settings page: profile, password and sessions', { query: [query('flow')] }),
+  'POST /ui/settings/sessions': pageForm('Sign out every other session of the signed-in identity'),
+  'GET /ui/error': page('Error page: renders a self-service error container', { query: [query('error')] }),
+  'GET /ui/static/style.css': page("The pages' stylesheet", { contentType: 'text/css' }),
+  'GET /ui/oauth2/login': page('OAuth2 login hand-off page (the default of URLS_LOGIN)', { query: [query('login_challenge', true)] }),
+  'POST /ui/oauth2/login': pageForm('Accept or cancel an OAuth2 login request'),
+  'GET /ui/oauth2/consent': page('OAuth2 consent page (the default of URLS_CONSENT)', { query: [query('consent_challenge', true)] }),
+  'POST /ui/oauth2/consent': pageForm('Grant or deny an OAuth2 consent request'),
+  'GET /ui/oauth2/logout': page('OAuth2 logout confirmation page (the default of URLS_LOGOUT)', {
+    query: [query('logout_challenge', true)],
+  }),
+  'POST /ui/oauth2/logout': pageForm('Confirm or cancel an OAuth2 logout request'),
 };

@@ -22,6 +22,7 @@ export interface AppConfig {
   readonly selfService: SelfServiceConfig;
   readonly passwordPolicy: PasswordPolicyConfig;
   readonly courier: CourierConfig;
+  readonly ui: UiConfig;
 }
 
 export interface HttpConfig {
@@ -167,6 +168,10 @@ export interface OAuth2Config {
   /** Added to discovery's scopes_supported / claims_supported. */
   readonly supportedScopes: readonly string[];
   readonly supportedClaims: readonly string[];
+  /** OIDC_CLAIMS_MAPPING: claim → dotted trait path, over the default mapping; `null` withholds a claim. */
+  readonly claimsMapping: Readonly<Record<string, string | null>>;
+  /** Which of URLS_LOGIN / URLS_CONSENT / URLS_LOGOUT are the built-in pages (not set to an app of one's own). */
+  readonly builtInPages: { readonly login: boolean; readonly consent: boolean; readonly logout: boolean };
   /** How often the janitor removes expired tokens, codes and requests; 0 turns the periodic job off. */
   readonly janitorIntervalSeconds: number;
 }
@@ -251,6 +256,16 @@ export interface CourierConfig {
   readonly maxAttempts: number;
   /** Delay before the first retry; doubles with every further attempt (capped at one hour). */
   readonly retryBaseDelayMs: number;
+}
+
+/** The built-in sign-in pages (src/ui). */
+export interface UiConfig {
+  readonly productName: string;
+  readonly logoUrl: string | undefined;
+  /** `#rrggbb` (or `#rgb`), lower case. */
+  readonly primaryColor: string;
+  /** A folder whose `<page>.hbs` files replace the built-in templates. */
+  readonly templatesDir: string | undefined;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

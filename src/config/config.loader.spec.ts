@@ -270,8 +270,26 @@ describe('loadConfig: relation tuples', () => {
       expect(keyOfError({ [key]: value })).toBe(key);
     });
   });
+  describe('ui and claims mapping', () => {
+    it('defaults the brand and parses the claims mapping', () => {
+      const config = loadConfig({ OIDC_CLAIMS_MAPPING: '{"given_name": "first", "website": null}', UI_PRIMARY_COLOR: '#AbC' }, '1.0.0');
+      expect(config.ui).toEqual({ productName: 'Latchkey', logoUrl: undefined, primaryColor: '#abc', templatesDir: undefined });
+      expect(config.oauth2.claimsMapping).toEqual({ given_name: 'first', website: null });
+    });
+    it.each([
+      ['OIDC_CLAIMS_MAPPING', '[]'],
+      ['OIDC_CLAIMS_MAPPING', '{"sub": "id"}'],
+      ['OIDC_CLAIMS_MAPPING', '{"name": "a..b"}'],
+      ['OIDC_CLAIMS_MAPPING', '{"name": 3}'],
+      ['UI_PRIMARY_COLOR', 'red;}body{display:none'],
+      ['UI_LOGO_URL', 'javascript:alert(1)'],
+      ['UI_TEMPLATES_DIR', '/nonexistent/latchkey-templates'],
+    ])('%s=%s stops the boot naming the key', (key, value) => {
+      expect(keyOfError({ [key]: value })).toBe(key);
+    });
+  });
   describe('oauth2 and cookies', () => {
-    it('defaults to Hydra lifetimes, fallback pages under the issuer and cookies secure only on https', () => {
+    it('defaults to Hydra lifetimes, the built-in pages under the issuer and cookies secure only on https', () => {
       const config = loadConfig({ ISSUER_URL: 'http://auth.local:4444/' }, '1.0.0');
       expect(config.oauth2.ttl).toEqual({
         accessToken: 3600,
@@ -280,7 +298,12 @@ describe('loadConfig: relation tuples', () => {
         authorizationCode: 600,
         loginConsentRequest: 1800,
       });
-      expect(config.oauth2.urls.login).toBe('http://auth.local:4444/oauth2/fallbacks/login');
+      expect(config.oauth2.urls.login).toBe('http://auth.local:4444/ui/oauth2/login');
+      expect(config.oauth2.urls.consent).toBe('http://auth.local:4444/ui/oauth2/consent');
+      expect(config.oauth2.urls.logout).toBe('http://auth.local:4444/ui/oauth2/logout');
+      expect(config.oauth2.builtInPages).toEqual({ login: true, consent: true, logout: true });
+      const external = loadConfig({ ISSUER_URL: 'http://auth.local:4444/', URLS_CONSENT: 'https://apps.example/consent' }, '1.0.0');
+      expect(external.oauth2.builtInPages).toEqual({ login: true, consent: false, logout: true });
       expect(config.oauth2.urls.error).toBe('http://auth.local:4444/oauth2/fallbacks/error');
       expect(config.oauth2.subjectTypes).toEqual(['public']);
       expect(config.oauth2.accessTokenStrategy).toBe('opaque');

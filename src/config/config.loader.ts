@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,7 @@ const KNOWN_KEYS = [
   'OIDC_PAIRWISE_SALT',
   'OIDC_SUPPORTED_SCOPES',
   'OIDC_SUPPORTED_CLAIMS',
+  'OIDC_CLAIMS_MAPPING',
   'OAUTH2_JANITOR_INTERVAL',
   'SELFSERVICE_FLOW_LIFESPAN',
   'SESSION_LIFESPAN',
@@ -106,6 +107,10 @@ const KNOWN_KEYS = [
   'COURIER_DISPATCH_INTERVAL_MS',
   'COURIER_MAX_ATTEMPTS',
   'COURIER_RETRY_BASE_DELAY_MS',
+  'UI_PRODUCT_NAME',
+  'UI_LOGO_URL',
+  'UI_PRIMARY_COLOR',
+  'UI_TEMPLATES_DIR',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -137,6 +142,10 @@ export function loadConfig(env: Source, version: string): AppConfig {
   for (const token of tokens) {
     if (token.length < 16) throw new ConfigError('ADMIN_TOKENS', 'every token must be at least 16 characters long');
   }
+
+  const builtInLogin = `${issuer}/ui/oauth2/login`;
+  const builtInConsent = `${issuer}/ui/oauth2/consent`;
+  const builtInLogout = `${issuer}/ui/oauth2/logout`;
 
   return {
     env: nodeEnv,
@@ -195,9 +204,10 @@ export function loadConfig(env: Source, version: string): AppConfig {
     },
     oauth2: {
       urls: {
-        login: httpUrl(read, 'URLS_LOGIN', `${issuer}/oauth2/fallbacks/login`),
-        consent: httpUrl(read, 'URLS_CONSENT', `${issuer}/oauth2/fallbacks/consent`),
-        logout: httpUrl(read, 'URLS_LOGOUT', `${issuer}/oauth2/fallbacks/logout`),
+        // The built-in pages of the ui context; setting a URL to an app of one's own switches its page off.
+        login: httpUrl(read, 'URLS_LOGIN', builtInLogin),
+        consent: httpUrl(read, 'URLS_CONSENT', builtInConsent),
+        logout: httpUrl(read, 'URLS_LOGOUT', builtInLogout),
         error: httpUrl(read, 'URLS_ERROR', `${issuer}/oauth2/fallbacks/error`),
         postLogoutRedirect: httpUrl(read, 'URLS_POST_LOGOUT_REDIRECT', `${issuer}/oauth2/fallbacks/logout/callback`),
       },
@@ -215,6 +225,12 @@ export function loadConfig(env: Source, version: string): AppConfig {
       pairwiseSalt: read('OIDC_PAIRWISE_SALT'),
       supportedScopes: list(read, 'OIDC_SUPPORTED_SCOPES'),
       supportedClaims: list(read, 'OIDC_SUPPORTED_CLAIMS'),
+      claimsMapping: claimsMapping(read, 'OIDC_CLAIMS_MAPPING'),
+      builtInPages: {
+        login: httpUrl(read, 'URLS_LOGIN', builtInLogin) === builtInLogin,
+        consent: httpUrl(read, 'URLS_CONSENT', builtInConsent) === builtInConsent,
+        logout: httpUrl(read, 'URLS_LOGOUT', builtInLogout) === builtInLogout,
+      },
       janitorIntervalSeconds: read('OAUTH2_JANITOR_INTERVAL') === undefined ? 3600 : duration(read, 'OAUTH2_JANITOR_INTERVAL', 3600, 0),
     },
     selfService: {
@@ -224,7 +240,7 @@ export function loadConfig(env: Source, version: string): AppConfig {
       sessionCacheTtl: duration(read, 'SESSION_CACHE_TTL', 30, 0),
       defaultBrowserReturnUrl: httpUrl(read, 'SELFSERVICE_DEFAULT_BROWSER_RETURN_URL', `${issuer}/`),
       allowedReturnUrls: urlList(read, 'SELFSERVICE_ALLOWED_RETURN_URLS'),
-      // No built-in self-service pages yet: the defaults are where the ui context will serve them.
+      // The built-in pages of the ui context.
       urls: {
         login: httpUrl(read, 'URLS_SELFSERVICE_LOGIN_UI', `${issuer}/ui/login`),
         registration: httpUrl(read, 'URLS_SELFSERVICE_REGISTRATION_UI', `${issuer}/ui/registration`),
@@ -240,6 +256,12 @@ export function loadConfig(env: Source, version: string): AppConfig {
       },
     },
     passwordPolicy: passwordPolicy(read),
+    ui: {
+      productName: read('UI_PRODUCT_NAME') ?? 'Latchkey',
+      logoUrl: read('UI_LOGO_URL') === undefined ? undefined : httpUrl(read, 'UI_LOGO_URL', ''),
+      primaryColor: hexColor(read, 'UI_PRIMARY_COLOR', '#3b5bdb'),
+      templatesDir: folder(read, 'UI_TEMPLATES_DIR'),
+    },
     courier: {
       smtp: smtpConnection(read, 'COURIER_SMTP_URL'),
       fromAddress: emailAddress(read, 'COURIER_FROM_ADDRESS', `no-reply@${new URL(issuer).hostname}`),
@@ -569,4 +591,57 @@ function schemaDocument(key: Key, id: string, url: string): Record<string, unkno
     throw new ConfigError(key, `schema "${id}" must be a JSON object`);
   }
   return document as Record<string, unknown>;
+}
+
+/** `#rgb` or `#rrggbb`: it goes into the stylesheet, so nothing else may get through. */
+function hexColor(read: Reader, key: Key, fallback: string): string {
+  const value = read(key) ?? fallback;
+  if (!/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(value)) throw new ConfigError(key, `must be a colour such as #3b5bdb, got "${value}"`);
+  return value.toLowerCase();
+}
+
+/** A folder that must exist when set (the UI templates that replace the built-in ones). */
+function folder(read: Reader, key: Key): string | undefined {
+  const raw = read(key);
+  if (raw === undefined) return undefined;
+  const path = resolve(raw);
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch {
+    isFolder = false;
+  }
+  if (!isFolder) throw new ConfigError(key, `${path} is not a folder`);
+  return path;
+}
+
+const CLAIM_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const TRAIT_PATH = /^[A-Za-z0-9_-]{1,64}(?:\.[A-Za-z0-9_-]{1,64}){0,7}$/;
+
+/**
+ * `OIDC_CLAIMS_MAPPING`: a JSON object of claim name → dotted trait path (`{"given_name": "name.first"}`),
+ * laid over the default mapping; a claim mapped to `null` is not released at all.
+ */
+function claimsMapping(read: Reader, key: Key): Readonly<Record<string, string | null>> {
+  const raw = read(key);
+  if (raw === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(key, 'must be a JSON object such as {"given_name": "name.first"}');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError(key, 'must be a JSON object such as {"given_name": "name.first"}');
+  }
+  const mapping: Record<string, string | null> = {};
+  for (const [claim, path] of Object.entries(parsed)) {
+    if (!CLAIM_NAME.test(claim)) throw new ConfigError(key, `"${claim}" is not a claim name`);
+    if (claim === 'sub' || claim === 'email_verified') throw new ConfigError(key, `"${claim}" is not taken from a trait`);
+    if (path !== null && (typeof path !== 'string' || !TRAIT_PATH.test(path))) {
+      throw new ConfigError(key, `"${claim}" must map to a dotted trait path such as "name.first", or null`);
+    }
+    mapping[claim] = path;
+  }
+  return mapping;
 }

@@ -33,6 +33,7 @@ import { LogoutRequestsRepository } from './logout-requests.repository.js';
     ConsentRequestsRepository,
     LogoutRequestsRepository,
   ],
-  exports: [ConsentFlowService],
+  // ConsentAdminService: the built-in login, consent and logout pages (ui) answer requests as an app would.
+  exports: [ConsentFlowService, ConsentAdminService],
 })
 export class ConsentModule {}

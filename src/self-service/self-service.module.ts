@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdentitiesModule } from '../identities/identities.module.js';
+import { BrowserUiService } from './browser-ui.service.js';
 import { CourierModule } from './courier/courier.module.js';
 import { CsrfProtection } from './csrf/csrf-protection.js';
 import { BrowserErrorFilter } from './errors/browser-error.filter.js';
@@ -35,7 +36,7 @@ import { VerificationSender } from './verification/verification-sender.js';
 /**
  * Self-service: the flow framework (flows, UI containers, CSRF, form decoding, replies, the error UI
  * hand-off), sessions and whoami, and the flows built on it. Exports SessionsService for contexts that
- * authenticate requests by session (decisions).
+ * authenticate requests by session (decisions), and BrowserUiService for the built-in pages (ui).
  */
 @Module({
   imports: [IdentitiesModule, PasswordPolicyModule, CourierModule],
@@ -49,6 +50,7 @@ import { VerificationSender } from './verification/verification-sender.js';
     VerificationController,
   ],
   providers: [
+    BrowserUiService,
     CsrfProtection,
     BrowserErrorFilter,
     ErrorContainersService,
@@ -72,6 +74,6 @@ import { VerificationSender } from './verification/verification-sender.js';
     VerificationFlows,
     VerificationSender,
   ],
-  exports: [SessionsService],
+  exports: [SessionsService, BrowserUiService],
 })
 export class SelfServiceModule {}

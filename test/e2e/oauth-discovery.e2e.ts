@@ -13,6 +13,8 @@ beforeAll(async () => {
     OIDC_SUBJECT_TYPES: 'public,pairwise',
     OIDC_SUPPORTED_SCOPES: 'profile,email,openid',
     OIDC_SUPPORTED_CLAIMS: 'email,email_verified',
+    // An app of one's own: only the configured scopes and claims are listed (the built-in consent's are in ui.e2e.ts).
+    URLS_CONSENT: 'https://apps.example/consent',
   });
 });
 

@@ -41,12 +41,20 @@ describe('the service process with an embedded database', () => {
     adminToken = token!;
     expect(service.stdout()).toContain(`public API: http://127.0.0.1:${env['PUBLIC_PORT']}`);
     expect(service.stdout()).toContain(`admin API:  http://127.0.0.1:${env['ADMIN_PORT']}`);
+    expect(service.stdout()).toContain(`Sign in:    http://127.0.0.1:${env['PUBLIC_PORT']}/self-service/login/browser`);
 
     const admin = new HttpClient(`http://127.0.0.1:${env['ADMIN_PORT']}`, adminToken);
     const pub = new HttpClient(`http://127.0.0.1:${env['PUBLIC_PORT']}`);
     expect((await pub.get('/health/ready')).status).toBe(200);
     expect((await admin.get('/health/ready')).status).toBe(200);
     expect((await admin.get('/version')).status).toBe(200);
+    // Where the banner says to sign in, the built-in login page is served.
+    const signIn = await pub.get('/self-service/login/browser', { headers: { accept: 'text/html' } });
+    expect(signIn.status).toBe(302);
+    const location = new URL(signIn.headers.get('location')!);
+    const loginPage = await pub.get(`${location.pathname}${location.search}`);
+    expect(loginPage.status).toBe(200);
+    expect(loginPage.headers.get('content-type')).toMatch(/^text\/html/);
     expect((await admin.withToken(undefined).get('/version')).status).toBe(401);
     expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
 

@@ -28,9 +28,9 @@ export interface ServiceProcess {
   waitForOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
 }
 
-/** Runs `node dist/src/main.js` with exactly the given environment (plus PATH). */
-export function runService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+/** Runs `node dist/src/main.js` (or another script of the repository) with exactly the given environment (plus PATH). */
+export function runService(env: Record<string, string>, script = 'dist/src/main.js'): ServiceProcess {
+  const child = spawn(process.execPath, [script], {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

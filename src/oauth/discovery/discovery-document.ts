@@ -1,4 +1,5 @@
 import type { OAuth2Config } from '../../config/app-config.js';
+import { effectiveClaimsMapping, SCOPE_CLAIMS } from '../../common/oidc/standard-claims.js';
 import { RESPONSE_MODES } from '../authorize/response-mode.js';
 import { ASSERTION_ALGORITHMS } from '../client-auth/client-assertion.verifier.js';
 
@@ -18,8 +19,8 @@ export function discoveryDocument(issuer: string, oauth2: OAuth2Config, idTokenA
     userinfo_endpoint: `${issuer}/userinfo`,
     revocation_endpoint: `${issuer}/oauth2/revoke`,
     end_session_endpoint: `${issuer}/oauth2/sessions/logout`,
-    scopes_supported: unique(['openid', 'offline', 'offline_access', ...oauth2.supportedScopes]),
-    claims_supported: unique(['sub', ...oauth2.supportedClaims]),
+    scopes_supported: unique(['openid', 'offline', 'offline_access', ...builtInScopes(oauth2), ...oauth2.supportedScopes]),
+    claims_supported: unique(['sub', ...builtInClaims(oauth2), ...oauth2.supportedClaims]),
     // Hydra v1.5's six, plus `code token`, which the authorize endpoint serves as well.
     response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code', 'code token'],
     response_modes_supported: [...RESPONSE_MODES],
@@ -40,6 +41,19 @@ export function discoveryDocument(issuer: string, oauth2: OAuth2Config, idTokenA
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
   };
+}
+
+/** The built-in consent releases the profile and e-mail claims of the identity's traits; an app of one's own says what it does. */
+function builtInScopes(oauth2: OAuth2Config): string[] {
+  return oauth2.builtInPages.consent ? ['profile', 'email'] : [];
+}
+
+/** The claims of those scopes that the claims mapping can fill (`email_verified` and `updated_at` need no trait). */
+function builtInClaims(oauth2: OAuth2Config): string[] {
+  const mapping = effectiveClaimsMapping(oauth2.claimsMapping);
+  return builtInScopes(oauth2)
+    .flatMap((scope) => SCOPE_CLAIMS[scope] ?? [])
+    .filter((claim) => claim in mapping || claim === 'email_verified' || claim === 'updated_at');
 }
 
 function unique(values: readonly string[]): string[] {

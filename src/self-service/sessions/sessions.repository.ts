@@ -68,6 +68,26 @@ export class SessionsRepository {
     await runNamed(this.dataSource, REAUTHENTICATED, [id, now, JSON.stringify(methods), expiresAt]);
   }
 
+  /** The active, unexpired sessions of an identity, newest first (a settings page lists them). */
+  async findActiveOf(identityId: string, now: Date): Promise<SessionEntity[]> {
+    const rows: SessionRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM self_service_sessions WHERE identity_id = $1 AND active AND expires_at > $2 ORDER BY authenticated_at DESC`,
+      [identityId, now],
+    );
+    return rows.map(toEntity);
+  }
+
+  /** Deactivates every active session of an identity but `keepId`; returns the token hashes it deactivated. */
+  async revokeOthers(identityId: string, keepId: string, now: Date): Promise<string[]> {
+    // TypeORM answers an UPDATE with [rows, rowCount].
+    const [rows]: [{ token_hash: string }[], number] = await this.dataSource.query(
+      `UPDATE self_service_sessions SET active = false, updated_at = $3
+        WHERE identity_id = $1 AND id <> $2 AND active AND expires_at > $3 RETURNING token_hash`,
+      [identityId, keepId, now],
+    );
+    return rows.map((row) => row.token_hash);
+  }
+
   /** Deactivates the active, unexpired session with that token hash; false when there was none. */
   async revoke(tokenHash: string, now: Date): Promise<boolean> {
     const { rowCount } = await runNamed(this.dataSource, REVOKE, [tokenHash, now]);

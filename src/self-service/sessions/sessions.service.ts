@@ -98,6 +98,18 @@ export class SessionsService {
     return revoked;
   }
 
+  /** The identity's active sessions, newest authentication first. */
+  listActive(identityId: string): Promise<SessionEntity[]> {
+    return this.repository.findActiveOf(identityId, new Date());
+  }
+
+  /** Signs an identity out everywhere but in `keep` (the session asking); returns how many sessions ended. */
+  async revokeOthers(keep: SessionEntity): Promise<number> {
+    const hashes = await this.repository.revokeOthers(keep.identityId, keep.id, new Date());
+    for (const hash of hashes) await this.cache.changed(hash);
+    return hashes.length;
+  }
+
   /** Authenticated within SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE: may change the password and protected traits. */
   isPrivileged(session: SessionEntity, now = new Date()): boolean {
     return now.getTime() - session.authenticatedAt.getTime() < this.config.selfService.privilegedSessionMaxAge * 1000;

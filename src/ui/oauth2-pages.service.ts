@@ -1,0 +1,250 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../common/errors/app-error.js';
+import { ErrorKind } from '../common/errors/error-kind.js';
+import { effectiveClaimsMapping } from '../common/oidc/standard-claims.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ConsentAdminService, type LoginRequestView } from '../consent/consent-admin.service.js';
+import type { IdentityRecord } from '../identities/identity-record.js';
+import { IdentitiesService } from '../identities/identities.service.js';
+import { BrowserUiService, type BrowserSessionView } from '../self-service/browser-ui.service.js';
+import { claimsByScope, claimsForScopes, type ClaimsByScope } from './identity-claims.js';
+import { SCOPE_TEXTS, UI_TEXTS } from './ui-catalogue.js';
+import { checked, decisionOf, queryValue, requiredField, singleValue } from './ui-forms.js';
+import { UiRenderer } from './ui-renderer.js';
+import { UiError } from './ui.errors.js';
+
+/** The request and reply of one page exchange. */
+export interface PageHttp {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+}
+
+/**
+ * The key of the login `context` that carries the identity's claims by scope to the consent request,
+ * where the built-in consent (or an app of one's own) picks those of the granted scopes.
+ */
+export const CLAIMS_CONTEXT_KEY = 'claims_by_scope';
+
+const DENIED = { error: 'access_denied', error_description: 'The resource owner denied the request.' };
+
+/**
+ * The built-in OAuth2 login, consent and logout pages: they answer the hand-off as a deployer's apps
+ * would, through the consent context's service rather than the admin API. Login signs the browser in
+ * with a self-service login flow and accepts with the identity id as subject; consent grants the
+ * requested scopes with the identity's claims for them; logout asks first, then ends the browser's
+ * self-service session too.
+ */
+@Injectable()
+export class OAuth2Pages {
+  private readonly issuer: string;
+  private readonly mapping: Readonly<Record<string, string>>;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly consent: ConsentAdminService,
+    private readonly selfService: BrowserUiService,
+    private readonly identities: IdentitiesService,
+    private readonly renderer: UiRenderer,
+  ) {
+    this.issuer = config.urls.issuer;
+    this.mapping = effectiveClaimsMapping(config.oauth2.claimsMapping);
+  }
+
+  /** `GET /ui/oauth2/login?login_challenge=`: skip, send to the sign-in form, or ask to continue as the signed-in identity. */
+  async showLogin(http: PageHttp): Promise<FastifyReply> {
+    this.assertOn('login');
+    const challenge = queryValue(http.request, 'login_challenge');
+    if (challenge === undefined) throw UiError.invalidRequest('login_challenge');
+    const { request, client } = await this.consent.getLoginRequest(challenge);
+    if (request.skip) {
+      const record = await this.identityOrUndefined(request.subject);
+      const location = await this.consent.acceptLoginRequest(challenge, {
+        subject: request.subject,
+        remember: true,
+        context: this.loginContext(record),
+      });
+      return this.renderer.redirect(http.reply, location);
+    }
+    const session = await this.selfService.session(http.request);
+    if (session === undefined || !this.freshEnough(session, request.requestUrl, request.requestedAt)) {
+      const signIn = new URL(`${this.issuer}/self-service/login/browser`);
+      if (session !== undefined) signIn.searchParams.set('refresh', 'true');
+      signIn.searchParams.set('return_to', this.pageUrl('login', 'login_challenge', challenge));
+      return this.renderer.redirect(http.reply, signIn.href);
+    }
+    const record = await this.identities.get(session.identityId);
+    return this.renderer.send(http.reply, 'oauth2-login', UI_TEXTS.oauth2Login.title, {
+      who: displayName(record),
+      clientName: clientName(client),
+      action: `${this.issuer}/ui/oauth2/login`,
+      challenge,
+      csrfToken: this.selfService.formToken(http.request, http.reply),
+    });
+  }
+
+  /** `POST /ui/oauth2/login`: continue (remembered per the checkbox) or cancel, back to the client either way. */
+  async submitLogin(http: PageHttp): Promise<FastifyReply> {
+    this.assertOn('login');
+    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
+    const challenge = requiredField(http.request, 'login_challenge');
+    if (decisionOf(http.request) === 'reject') {
+      return this.renderer.redirect(http.reply, await this.consent.rejectLoginRequest(challenge, DENIED));
+    }
+    const session = await this.selfService.session(http.request);
+    if (session === undefined) return this.renderer.redirect(http.reply, this.pageUrl('login', 'login_challenge', challenge));
+    const record = await this.identities.get(session.identityId);
+    const remember = checked(http.request, 'remember');
+    const location = await this.consent.acceptLoginRequest(challenge, {
+      subject: session.identityId,
+      remember,
+      // A remembered login lasts no longer than the self-service session it came from.
+      remember_for: remember ? this.config.selfService.sessionLifespan : 0,
+      amr: ['pwd'],
+      context: this.loginContext(record),
+    });
+    return this.renderer.redirect(http.reply, location);
+  }
+
+  /** `GET /ui/oauth2/consent?consent_challenge=`: granted at once when remembered or for a first-party client, else asked. */
+  async showConsent(http: PageHttp): Promise<FastifyReply> {
+    this.assertOn('consent');
+    const challenge = queryValue(http.request, 'consent_challenge');
+    if (challenge === undefined) throw UiError.invalidRequest('consent_challenge');
+    const { request, client } = await this.consent.getConsentRequest(challenge);
+    if (request.skip || client.metadata['first_party'] === true) {
+      return this.renderer.redirect(http.reply, await this.grant(challenge, request.skip));
+    }
+    const record = await this.identityOrUndefined(request.subject);
+    return this.renderer.send(http.reply, 'consent', UI_TEXTS.consent.title, {
+      client: {
+        name: clientName(client),
+        logoUri: client.logoUri === '' ? undefined : client.logoUri,
+        links: [
+          ...(client.policyUri === '' ? [] : [{ href: client.policyUri, text: UI_TEXTS.consent.policy }]),
+          ...(client.tosUri === '' ? [] : [{ href: client.tosUri, text: UI_TEXTS.consent.terms }]),
+        ],
+      },
+      who: record === undefined ? undefined : displayName(record),
+      scopes: request.requestedScope.map((scope) => ({
+        scope,
+        text: SCOPE_TEXTS[scope] ?? scope,
+        unknown: SCOPE_TEXTS[scope] === undefined,
+      })),
+      action: `${this.issuer}/ui/oauth2/consent`,
+      challenge,
+      csrfToken: this.selfService.formToken(http.request, http.reply),
+    });
+  }
+
+  /** `POST /ui/oauth2/consent`: allow (remembered per the checkbox) or deny. */
+  async submitConsent(http: PageHttp): Promise<FastifyReply> {
+    this.assertOn('consent');
+    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
+    const challenge = requiredField(http.request, 'consent_challenge');
+    if (decisionOf(http.request) === 'reject') {
+      return this.renderer.redirect(http.reply, await this.consent.rejectConsentRequest(challenge, DENIED));
+    }
+    return this.renderer.redirect(http.reply, await this.grant(challenge, checked(http.request, 'remember')));
+  }
+
+  /** `GET /ui/oauth2/logout?logout_challenge=`: asks whether to sign out. */
+  async showLogout(http: PageHttp): Promise<FastifyReply> {
+    this.assertOn('logout');
+    const challenge = queryValue(http.request, 'logout_challenge');
+    if (challenge === undefined) throw UiError.invalidRequest('logout_challenge');
+    await this.consent.getLogoutRequest(challenge);
+    return this.renderer.send(http.reply, 'logout', UI_TEXTS.logout.title, {
+      action: `${this.issuer}/ui/oauth2/logout`,
+      challenge,
+      csrfToken: this.selfService.formToken(http.request, http.reply),
+    });
+  }
+
+  /** `POST /ui/oauth2/logout`: yes ends the self-service session and goes on with the logout; no stays signed in. */
+  async submitLogout(http: PageHttp): Promise<FastifyReply> {
+    this.assertOn('logout');
+    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
+    const challenge = requiredField(http.request, 'logout_challenge');
+    if (decisionOf(http.request) === 'reject') {
+      await this.consent.rejectLogoutRequest(challenge);
+      return this.renderer.send(http.reply, 'message', UI_TEXTS.logout.title, { text: UI_TEXTS.logout.stayed });
+    }
+    const location = await this.consent.acceptLogoutRequest(challenge);
+    await this.selfService.endSession(http.request, http.reply);
+    return this.renderer.redirect(http.reply, location);
+  }
+
+  /** Grants every requested scope and audience, with the claims of the granted scopes in ID tokens and /userinfo. */
+  private async grant(challenge: string, remember: boolean): Promise<string> {
+    const { request } = await this.consent.getConsentRequest(challenge);
+    const context = request.context as Record<string, unknown>;
+    const byScope =
+      context[CLAIMS_CONTEXT_KEY] ?? (await this.identityOrUndefined(request.subject).then((record) => this.claimsOf(record)));
+    return this.consent.acceptConsentRequest(challenge, {
+      grant_scope: [...request.requestedScope],
+      grant_access_token_audience: [...request.requestedAudience],
+      remember,
+      session: { id_token: claimsForScopes(byScope, request.requestedScope) },
+    });
+  }
+
+  /** What the login hands on to the consent request: the identity's claims by scope (documented for consent apps). */
+  private loginContext(record: IdentityRecord | undefined): Record<string, unknown> {
+    return record === undefined ? {} : { [CLAIMS_CONTEXT_KEY]: this.claimsOf(record) };
+  }
+
+  private claimsOf(record: IdentityRecord | undefined): ClaimsByScope {
+    if (record === undefined) return {};
+    return claimsByScope(
+      { traits: record.identity.traits, verifiableAddresses: record.verifiableAddresses, updatedAt: record.identity.updatedAt },
+      this.mapping,
+    );
+  }
+
+  /** The identity a subject names, if it names one (an external login app may use subjects of its own). */
+  private async identityOrUndefined(subject: string): Promise<IdentityRecord | undefined> {
+    try {
+      return await this.identities.get(subject);
+    } catch (error) {
+      if (error instanceof AppError && error.kind === ErrorKind.NotFound) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Whether the browser's session is recent enough for this authorization: `prompt=login` asks for a
+   * sign-in after the request was made, `max_age` for one within that many seconds.
+   */
+  private freshEnough(session: BrowserSessionView, requestUrl: string, requestedAt: Date): boolean {
+    const parameters = new URL(requestUrl, this.issuer).searchParams;
+    const signedInSince = session.authenticatedAt.getTime() >= requestedAt.getTime();
+    if ((parameters.get('prompt') ?? '').split(' ').includes('login') && !signedInSince) return false;
+    const maxAge = Number(parameters.get('max_age') ?? Number.NaN);
+    if (Number.isInteger(maxAge) && maxAge >= 0 && Date.now() - session.authenticatedAt.getTime() > maxAge * 1000) return false;
+    return true;
+  }
+
+  private pageUrl(page: 'login', parameter: string, value: string): string {
+    const url = new URL(`${this.issuer}/ui/oauth2/${page}`);
+    url.searchParams.set(parameter, value);
+    return url.href;
+  }
+
+  /** A page whose URL setting points at an app of one's own is not served. */
+  private assertOn(page: 'login' | 'consent' | 'logout'): void {
+    if (!this.config.oauth2.builtInPages[page]) throw UiError.pageNotFound();
+  }
+}
+
+type Client = LoginRequestView['client'];
+
+function clientName(client: Client): string {
+  return client.name === '' ? client.id : client.name;
+}
+
+/** How a page names the signed-in person: the e-mail trait when there is one, else the identity id. */
+function displayName(record: IdentityRecord): string {
+  const traits = record.identity.traits as Record<string, unknown>;
+  return typeof traits['email'] === 'string' ? traits['email'] : record.identity.id;
+}
