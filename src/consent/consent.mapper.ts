@@ -72,5 +72,6 @@ function toOidcContextResponse(context: StoredOidcContext): OidcContextResponseD
     ...(context.display === undefined || context.display === '' ? {} : { display: context.display }),
     ...(context.id_token_hint_claims === undefined ? {} : { id_token_hint_claims: { ...context.id_token_hint_claims } }),
     ...(context.login_hint === undefined || context.login_hint === '' ? {} : { login_hint: context.login_hint }),
+    ...(context.claims === undefined ? {} : { claims: asJsonObject(context.claims) }),
   };
 }

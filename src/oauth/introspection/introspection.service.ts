@@ -52,7 +52,7 @@ export class IntrospectionService {
       iat,
       nbf: iat,
       aud: token.audience,
-      iss: this.config.urls.issuer,
+      iss: this.config.urls.issuerIdentifier,
       token_type: found.use,
       token_use: found.use,
       ext: token.session.accessTokenClaims,

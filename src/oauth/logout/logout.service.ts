@@ -44,6 +44,7 @@ export type LogoutOutcome =
 @Injectable()
 export class LogoutService {
   private readonly issuer: string;
+  private readonly issuerIdentifier: string;
   private readonly errorUrl: string;
   private readonly defaultRedirect: string;
 
@@ -55,6 +56,7 @@ export class LogoutService {
     private readonly backchannel: BackchannelLogoutNotifier,
   ) {
     this.issuer = config.urls.issuer;
+    this.issuerIdentifier = config.urls.issuerIdentifier;
     this.errorUrl = config.oauth2.urls.error;
     this.defaultRedirect = config.oauth2.urls.postLogoutRedirect;
   }
@@ -82,7 +84,7 @@ export class LogoutService {
     const { ended } = completion;
     if (ended === undefined) return redirect(completion);
     void this.backchannel.notify(ended);
-    const uris = frontchannelLogoutUris(ended, this.issuer);
+    const uris = frontchannelLogoutUris(ended, this.issuerIdentifier);
     if (uris.length === 0) return redirect(completion);
     return { kind: 'page', page: frontchannelLogoutPage(completion.location, uris), cookies: completion.cookies };
   }
