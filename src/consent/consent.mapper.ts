@@ -61,6 +61,8 @@ export function toLogoutRequestResponse(request: LogoutRequestEntity): LogoutReq
     sid: request.sessionId,
     request_url: request.requestUrl,
     rp_initiated: request.rpInitiated,
+    ...(request.logoutHint === '' ? {} : { logout_hint: request.logoutHint }),
+    ...(request.uiLocales.length === 0 ? {} : { ui_locales: [...request.uiLocales] }),
   };
 }
 
