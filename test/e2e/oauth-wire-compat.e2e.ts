@@ -1,3 +1,4 @@
+import { exportJWK, generateKeyPair } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/common/net/free-port.js';
@@ -220,6 +221,20 @@ describe('introspection by resource-server clients (RFC 7662 §2.1)', () => {
     });
     const seen = await introspectAs(gateway, forClientOnly, oauth.ClientSecretPost(gateway.client_secret!));
     expect(seen).toMatchObject({ active: true, client_id: running.client.client_id });
+  });
+
+  it('a resource server authenticating with private_key_jwt (oauth4webapi signs the assertion for the issuer)', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const resourceServer = await registerClient(app(), {
+      redirect_uris: [],
+      grant_types: ['client_credentials'],
+      response_types: [],
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [{ ...(await exportJWK(publicKey)), kid: 'rs-key', alg: 'ES256', use: 'sig' }] },
+      metadata: { introspection: 'any' },
+    });
+    const seen = await introspectAs(resourceServer, forApi, oauth.PrivateKeyJwt({ key: privateKey, kid: 'rs-key' }));
+    expect(seen).toMatchObject({ active: true, aud: [API] });
   });
 
   it('refuses clients not allowed to introspect (the default), public clients, and bad credentials', async () => {
