@@ -147,6 +147,7 @@ export class OpenApiDocumentBuilder {
     const auth = audited?.auth;
     if (auth === 'admin') operation['security'] = [{ adminToken: [] }];
     else if (auth === 'bearer') operation['security'] = [{ bearerToken: [] }];
+    else if (auth === 'admin_or_client') operation['security'] = [{ adminToken: [] }, { clientBasic: [] }, { clientPost: [] }];
     else operation['security'] = description.security ?? [];
     if (family !== ErrorFamily.OAuth) operation['x-error-family'] = family;
     return operation;

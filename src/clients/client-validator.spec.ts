@@ -108,7 +108,7 @@ describe('checkMetadata: rules', () => {
       'client_secret',
     ],
     ['userinfo alg', { userinfo_signed_response_alg: 'RS384' }, 'invalid_client_metadata', 'userinfo_signed_response_alg'],
-    ['request object alg none', { request_object_signing_alg: 'none' }, 'invalid_client_metadata', 'request_object_signing_alg'],
+    ['request object alg HS256', { request_object_signing_alg: 'HS256' }, 'invalid_client_metadata', 'request_object_signing_alg'],
     ['assertion alg', { token_endpoint_auth_signing_alg: 'HS512' }, 'invalid_client_metadata', 'token_endpoint_auth_signing_alg'],
     ['CORS origin with a fragment', { allowed_cors_origins: ['https://a.example#x'] }, 'invalid_client_metadata', 'allowed_cors_origins'],
     ['CORS wildcard', { allowed_cors_origins: ['*'] }, 'invalid_client_metadata', 'allowed_cors_origins'],

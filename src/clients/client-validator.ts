@@ -192,7 +192,8 @@ export function checkMetadata(input: CreateClientDto, subjectTypes: readonly Sub
     requestObjectSigningAlg: optionalOneOf(
       'request_object_signing_alg',
       text(input.request_object_signing_alg),
-      REQUEST_OBJECT_SIGNING_ALGS,
+      // `none` is a deliberate registration: that client's request objects are accepted unsigned.
+      ['none', ...REQUEST_OBJECT_SIGNING_ALGS],
     ),
     userinfoSignedResponseAlg: oneOf(
       'userinfo_signed_response_alg',

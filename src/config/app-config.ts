@@ -36,8 +36,16 @@ export interface HttpConfig {
 }
 
 export interface UrlsConfig {
-  /** Public base URL and OpenID Connect issuer, without a trailing slash. */
+  /** Public base URL, without a trailing slash: every URL the service builds starts with it. */
   readonly issuer: string;
+  /**
+   * The OpenID Connect issuer identifier exactly as ISSUER_URL was written (a trailing slash kept):
+   * discovery's `issuer`, the `iss` of every token and introspection. Relying parties compare it as a
+   * string, and Hydra v1.5 always ends it with a slash.
+   */
+  readonly issuerIdentifier: string;
+  /** Base URL of the admin listener as resource servers reach it (discovery's `introspection_endpoint`). */
+  readonly admin: string;
 }
 
 export interface DatabaseConfig {

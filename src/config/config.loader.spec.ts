@@ -65,6 +65,8 @@ describe('loadConfig', () => {
       bodyLimitBytes: 2 * 1024 * 1024,
     });
     expect(config.urls.issuer).toBe('https://auth.example.com');
+    expect(config.urls.issuerIdentifier).toBe('https://auth.example.com/');
+    expect(config.urls.admin).toBe('http://localhost:8001');
     expect(config.database.url).toBe('postgres://u:p@db:5432/latchkey');
     expect(config.database.dataDir).toBe('/tmp/latchkey-data');
     expect(config.secrets.system).toEqual(['first-secret-0123456789', 'second-secret-0123456789']);

@@ -30,6 +30,7 @@ const KNOWN_KEYS = [
   'BODY_LIMIT',
   'TRUST_PROXY',
   'ISSUER_URL',
+  'ADMIN_URL',
   'DATABASE_URL',
   'DATABASE_POOL_SIZE',
   'DATABASE_CONNECT_TIMEOUT_MS',
@@ -158,7 +159,11 @@ export function loadConfig(env: Source, version: string): AppConfig {
       bodyLimitBytes: byteSize(read, 'BODY_LIMIT', 1024 * 1024),
       trustProxy: bool(read, 'TRUST_PROXY', false),
     },
-    urls: { issuer },
+    urls: {
+      issuer,
+      issuerIdentifier: issuerIdentifier(read, issuer),
+      admin: httpUrl(read, 'ADMIN_URL', `http://${host === '0.0.0.0' ? 'localhost' : host}:${adminPort}`),
+    },
     database: {
       url: postgresUrl(read, 'DATABASE_URL'),
       dataDir: resolve(read('DATA_DIR') ?? '.data'),
@@ -464,6 +469,11 @@ function httpUrl(read: Reader, key: Key, fallback: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(key, 'must be an http or https URL');
   if (url.search !== '' || url.hash !== '') throw new ConfigError(key, 'must not carry a query or a fragment');
   return url.href.replace(/\/+$/, '');
+}
+
+/** ISSUER_URL as written (already checked by `httpUrl`), or the default base URL when unset. */
+function issuerIdentifier(read: Reader, issuer: string): string {
+  return read('ISSUER_URL')?.trim() ?? issuer;
 }
 
 /** A comma-separated list of http(s) URLs (no query or fragment), e.g. SELFSERVICE_ALLOWED_RETURN_URLS. */

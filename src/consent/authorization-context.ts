@@ -15,6 +15,8 @@ export interface OidcContext {
   readonly display?: string;
   readonly id_token_hint_claims?: Readonly<Record<string, unknown>>;
   readonly login_hint?: string;
+  /** The `claims` parameter (OIDC Core §5.5), so that the consent app can grant what is asked for. */
+  readonly claims?: Readonly<Record<string, unknown>>;
 }
 
 /** An authorization request the oauth context has already validated (client, redirect URI, scope, audience, PKCE...). */

@@ -61,6 +61,8 @@ export function toLogoutRequestResponse(request: LogoutRequestEntity): LogoutReq
     sid: request.sessionId,
     request_url: request.requestUrl,
     rp_initiated: request.rpInitiated,
+    ...(request.logoutHint === '' ? {} : { logout_hint: request.logoutHint }),
+    ...(request.uiLocales.length === 0 ? {} : { ui_locales: [...request.uiLocales] }),
   };
 }
 
@@ -72,5 +74,6 @@ function toOidcContextResponse(context: StoredOidcContext): OidcContextResponseD
     ...(context.display === undefined || context.display === '' ? {} : { display: context.display }),
     ...(context.id_token_hint_claims === undefined ? {} : { id_token_hint_claims: { ...context.id_token_hint_claims } }),
     ...(context.login_hint === undefined || context.login_hint === '' ? {} : { login_hint: context.login_hint }),
+    ...(context.claims === undefined ? {} : { claims: asJsonObject(context.claims) }),
   };
 }

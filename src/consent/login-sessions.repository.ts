@@ -34,10 +34,6 @@ const STATEMENTS = {
     name: 'consent_findRememberedSessionByToken',
     text: `SELECT ${LOGIN_SESSION_COLUMNS} FROM "oauth2_authentication_sessions" WHERE "token_hash" = $1 AND ${REMEMBERED}`,
   },
-  findRememberedById: {
-    name: 'consent_findRememberedSessionById',
-    text: `SELECT ${LOGIN_SESSION_COLUMNS} FROM "oauth2_authentication_sessions" WHERE "id" = $1 AND ${REMEMBERED}`,
-  },
   upsert: {
     name: 'consent_upsertSession',
     text: `INSERT INTO "oauth2_authentication_sessions" (${LOGIN_SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ${SESSION_UPSERT}`,
@@ -60,12 +56,6 @@ export class LoginSessionsRepository {
   /** The remembered, unexpired session whose cookie digest this is, or null. */
   async findRememberedByToken(tokenHash: string, now: Date): Promise<LoginSessionEntity | null> {
     return runNamedFirst(this.dataSource, STATEMENTS.findRememberedByToken, [tokenHash, now], toLoginSession);
-  }
-
-  /** The remembered, unexpired session with this id (`sid`), or null. */
-  async findRememberedById(id: string, now: Date): Promise<LoginSessionEntity | null> {
-    if (!isUuid(id)) return null;
-    return runNamedFirst(this.dataSource, STATEMENTS.findRememberedById, [id, now], toLoginSession);
   }
 
   /**

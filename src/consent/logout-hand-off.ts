@@ -19,12 +19,17 @@ import { LogoutRequestsRepository } from './logout-requests.repository.js';
 export interface LogoutInitiation {
   /** The logout URL as the browser called it (shown to the logout app as `request_url`). */
   readonly requestUrl: string;
-  /** The browser's `oauth2_authentication_session` cookie: how an OP-initiated logout finds the session. */
+  /** The browser's `oauth2_authentication_session` cookie: the only session a logout can end. */
   readonly sessionCookie: string | undefined;
-  /** The `sid` of a verified id_token_hint: an RP-initiated logout of that login session. */
+  /** The `sid` of a verified id_token_hint: the browser's session must be that one. */
   readonly hintedSessionId: string | undefined;
+  /** A relying party asked (id_token_hint or client_id), rather than the browser on its own. */
+  readonly rpInitiated: boolean;
   /** Where the browser ends up: the checked post_logout_redirect_uri (with state), or the default. */
   readonly postLogoutRedirectUri: string;
+  /** The relying party's `logout_hint`, '' when none; and its `ui_locales`. Both for the logout app. */
+  readonly logoutHint: string;
+  readonly uiLocales: readonly string[];
 }
 
 /** Where to send the browser, and the cookies to set on the way. */
@@ -75,17 +80,19 @@ export class LogoutHandOff {
     this.logoutUrl = config.oauth2.urls.logout;
   }
 
-  /** No session to end (never was, or ended already): straight to the post-logout redirect. */
+  /**
+   * Only the requesting browser's own session (its cookie) can be ended: an ID token is no secret (it
+   * passes through front channels, logs and proxies), so a hint naming another session ends nothing
+   * of it. No session of this browser to end (never was, ended already, or not the hinted one):
+   * straight to the post-logout redirect.
+   */
   async start(initiation: LogoutInitiation): Promise<LogoutStep> {
     const now = new Date();
     const cookie = initiation.sessionCookie ?? '';
-    const session =
-      initiation.hintedSessionId !== undefined
-        ? await this.sessions.findRememberedById(initiation.hintedSessionId, now)
-        : cookie === ''
-          ? null
-          : await this.sessions.findRememberedByToken(digestOf(cookie), now);
-    if (session === null) return { location: initiation.postLogoutRedirectUri, cookies: [] };
+    const session = cookie === '' ? null : await this.sessions.findRememberedByToken(digestOf(cookie), now);
+    if (session === null || (initiation.hintedSessionId !== undefined && session.id !== initiation.hintedSessionId)) {
+      return { location: initiation.postLogoutRedirectUri, cookies: [] };
+    }
 
     const challenge = newFlowSecret();
     await this.requests.insert(
@@ -96,8 +103,10 @@ export class LogoutHandOff {
         subject: session.subject,
         sessionId: session.id,
         requestUrl: initiation.requestUrl,
-        rpInitiated: initiation.hintedSessionId !== undefined,
+        rpInitiated: initiation.rpInitiated,
         postLogoutRedirectUri: initiation.postLogoutRedirectUri,
+        logoutHint: initiation.logoutHint,
+        uiLocales: [...initiation.uiLocales],
         accepted: false,
         rejected: false,
         wasUsed: false,
@@ -112,21 +121,19 @@ export class LogoutHandOff {
   /**
    * The logout app accepted and the browser is back with the verifier: end the login session and
    * clear its cookie, and name the clients granted tokens in it (read first: ending the session
-   * clears `login_session_id` on its consents). An OP-initiated logout whose browser meanwhile lost
-   * the session, or holds another subject's, ends nothing (Hydra: the cookie changed in between, so
-   * the old one is unknown), and so notifies no client.
+   * clears `login_session_id` on its consents). A browser that meanwhile lost the session, or holds
+   * another one, ends nothing (the verifier alone does not vouch for the browser), and so notifies no
+   * client.
    */
   async complete(verifier: string, sessionCookie: string | undefined): Promise<LogoutCompletion> {
     const now = new Date();
     const request = await this.requests.redeem(digestOf(verifier));
     if (request === null) throw ConsentError.accessDenied('logout');
     if (flowExpired(request.requestedAt, this.ttlSeconds, now)) throw ConsentError.expired('logout');
-    if (!request.rpInitiated) {
-      const cookie = sessionCookie ?? '';
-      const current = cookie === '' ? null : await this.sessions.findRememberedByToken(digestOf(cookie), now);
-      if (current === null || current.subject !== request.subject) {
-        return { location: request.postLogoutRedirectUri, cookies: [], ended: undefined };
-      }
+    const cookie = sessionCookie ?? '';
+    const current = cookie === '' ? null : await this.sessions.findRememberedByToken(digestOf(cookie), now);
+    if (current === null || current.id !== request.sessionId) {
+      return { location: request.postLogoutRedirectUri, cookies: [], ended: undefined };
     }
     const participants = await this.participants(request.sessionId, request.subject);
     await this.sessions.deleteById(request.sessionId);

@@ -10,7 +10,7 @@ import { redeemStatement } from './verifier-redemption.js';
 const STATEMENTS = {
   insert: {
     name: 'consent_insertLogoutRequest',
-    text: `INSERT INTO "oauth2_logout_requests" (${LOGOUT_REQUEST_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    text: `INSERT INTO "oauth2_logout_requests" (${LOGOUT_REQUEST_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
   },
   findByChallengeHash: {
     name: 'consent_findLogoutRequest',
@@ -55,6 +55,8 @@ export class LogoutRequestsRepository {
       request.rejected,
       request.wasUsed,
       request.requestedAt,
+      request.logoutHint,
+      request.uiLocales,
     ]);
   }
 

@@ -51,7 +51,7 @@ export const CONSENT_REQUEST_COLUMNS = `${CHALLENGE_REQUEST_COLUMNS}, "subject",
   "session_id_token"`;
 
 export const LOGOUT_REQUEST_COLUMNS = `"id", "challenge_hash", "verifier_hash", "subject", "session_id", "request_url", "rp_initiated",
-  "post_logout_redirect_uri", "accepted", "rejected", "was_used", "requested_at"`;
+  "post_logout_redirect_uri", "accepted", "rejected", "was_used", "requested_at", "logout_hint", "ui_locales"`;
 
 export const LOGIN_SESSION_COLUMNS = `"id", "token_hash", "subject", "authenticated_at", "remember", "expires_at"`;
 
@@ -111,6 +111,8 @@ export interface LogoutRequestRow {
   readonly rejected: boolean;
   readonly was_used: boolean;
   readonly requested_at: Date;
+  readonly logout_hint: string;
+  readonly ui_locales: string[];
 }
 
 export interface LoginSessionRow {
@@ -183,6 +185,8 @@ export function toLogoutRequest(row: LogoutRequestRow): LogoutRequestEntity {
     requestUrl: row.request_url,
     rpInitiated: row.rp_initiated,
     postLogoutRedirectUri: row.post_logout_redirect_uri,
+    logoutHint: row.logout_hint,
+    uiLocales: row.ui_locales,
     accepted: row.accepted,
     rejected: row.rejected,
     wasUsed: row.was_used,

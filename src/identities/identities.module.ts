@@ -12,11 +12,12 @@ import { RecoveryLinksAdminController } from './recovery-links-admin.controller.
 import { RecoveryLinksService } from './recovery-links.service.js';
 import { RecoveryTokensRepository } from './recovery-tokens.repository.js';
 import { IdentitySchemaRegistry } from './schemas/identity-schema-registry.js';
+import { SchemasAdminController } from './schemas-admin.controller.js';
 import { SchemasPublicController } from './schemas-public.controller.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([IdentityRecoveryTokenEntity])],
-  controllers: [IdentitiesAdminController, RecoveryLinksAdminController, SchemasPublicController],
+  controllers: [IdentitiesAdminController, RecoveryLinksAdminController, SchemasPublicController, SchemasAdminController],
   providers: [
     AddressTokensService,
     AddressTokensRepository,

@@ -27,6 +27,7 @@ import { TokenRoute } from './token-endpoint/token.route.js';
 import { AuthorizeController } from './authorize/authorize.controller.js';
 import { AuthorizeResponder } from './authorize/authorize.responder.js';
 import { AuthorizeService } from './authorize/authorize.service.js';
+import { RequestObjectResolver } from './authorize/request-object.resolver.js';
 import { FallbacksController } from './fallbacks/fallbacks.controller.js';
 import { AccessTokenBatchWriter } from './tokens/access-token-batch.writer.js';
 import { AccessTokenMinter } from './tokens/access-token.minter.js';
@@ -63,6 +64,7 @@ import { UserinfoService } from './userinfo/userinfo.service.js';
     // The authorization endpoint (GET/POST /oauth2/auth) and its responses.
     AuthorizeService,
     AuthorizeResponder,
+    RequestObjectResolver,
     OutboundHttp,
     // Token issuing and the token-side endpoints: token, revoke, introspect, userinfo, discovery, flush.
     TokenCodec,

@@ -6,6 +6,7 @@ import { CsrfProtection } from './csrf/csrf-protection.js';
 import { BrowserErrorFilter } from './errors/browser-error.filter.js';
 import { ErrorContainersService } from './errors/error-containers.service.js';
 import { SelfServiceErrorsController } from './errors/self-service-errors.controller.js';
+import { SelfServiceAdminController } from './self-service-admin.controller.js';
 import { FlowReplies } from './flows/flow-replies.js';
 import { FlowsRepository } from './flows/flows.repository.js';
 import { FlowsService } from './flows/flows.service.js';
@@ -48,6 +49,7 @@ import { VerificationSender } from './verification/verification-sender.js';
     LogoutController,
     RecoveryController,
     VerificationController,
+    SelfServiceAdminController,
   ],
   providers: [
     BrowserUiService,

@@ -210,7 +210,7 @@ describe('validation (400, OAuth error family, description names the field)', ()
       'invalid_client_metadata',
       'userinfo_signed_response_alg',
     ],
-    ['request_object_signing_alg none', { request_object_signing_alg: 'none' }, 'invalid_client_metadata', 'request_object_signing_alg'],
+    ['request_object_signing_alg HS256', { request_object_signing_alg: 'HS256' }, 'invalid_client_metadata', 'request_object_signing_alg'],
     [
       'token_endpoint_auth_signing_alg HS256',
       { token_endpoint_auth_signing_alg: 'HS256' },

@@ -115,7 +115,7 @@ describe('admin guard', () => {
     const routes = app.running.app.get(RouteAuditService).routes();
     expect(routes.length).toBeGreaterThan(5);
     for (const route of routes) {
-      expect(route.auth, `${route.method} ${route.path}`).toMatch(/^(admin|bearer|public)$/);
+      expect(route.auth, `${route.method} ${route.path}`).toMatch(/^(admin|admin_or_client|bearer|public)$/);
       expect(route.listeners?.length, `${route.method} ${route.path}`).toBeGreaterThan(0);
     }
     const publicOnAdmin = routes.filter((route) => route.auth === 'public' && route.listeners?.includes('admin'));

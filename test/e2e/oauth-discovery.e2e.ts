@@ -6,10 +6,12 @@ import { queryParam, registerClient } from '../support/oauth-browser.js';
 /** GET /.well-known/openid-configuration: every field of the seed's `wellKnown`, each true to what is built. */
 let app: TestApp;
 const ISSUER = 'https://id.example.com';
+const ADMIN = 'https://admin.id.example.com';
 
 beforeAll(async () => {
   app = await bootApp({
     ISSUER_URL: ISSUER,
+    ADMIN_URL: ADMIN,
     OIDC_SUBJECT_TYPES: 'public,pairwise',
     OIDC_SUPPORTED_SCOPES: 'profile,email,openid',
     OIDC_SUPPORTED_CLAIMS: 'email,email_verified',
@@ -35,6 +37,7 @@ describe('GET /.well-known/openid-configuration', () => {
       userinfo_endpoint: `${ISSUER}/userinfo`,
       revocation_endpoint: `${ISSUER}/oauth2/revoke`,
       end_session_endpoint: `${ISSUER}/oauth2/sessions/logout`,
+      introspection_endpoint: `${ADMIN}/oauth2/introspect`,
       scopes_supported: ['openid', 'offline', 'offline_access', 'profile', 'email'],
       claims_supported: ['sub', 'email', 'email_verified'],
       response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code', 'code token'],
@@ -57,11 +60,25 @@ describe('GET /.well-known/openid-configuration', () => {
         'EdDSA',
       ],
       revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none'],
+      introspection_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'private_key_jwt'],
+      introspection_endpoint_auth_signing_alg_values_supported: [
+        'RS256',
+        'RS384',
+        'RS512',
+        'PS256',
+        'PS384',
+        'PS512',
+        'ES256',
+        'ES384',
+        'ES512',
+        'EdDSA',
+      ],
       code_challenge_methods_supported: ['S256'],
-      claims_parameter_supported: false,
-      request_parameter_supported: false,
-      request_uri_parameter_supported: false,
-      require_request_uri_registration: false,
+      claims_parameter_supported: true,
+      request_parameter_supported: true,
+      request_uri_parameter_supported: true,
+      require_request_uri_registration: true,
+      request_object_signing_alg_values_supported: ['none', 'RS256', 'RS512', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'],
       frontchannel_logout_supported: true,
       frontchannel_logout_session_supported: true,
       backchannel_logout_supported: true,
@@ -101,6 +118,7 @@ describe('GET /.well-known/openid-configuration', () => {
         if (mode === 'query' && responseType !== 'code') continue;
         const query = new URLSearchParams({
           client_id: client.client_id,
+          redirect_uri: client.redirect_uris[0]!,
           response_type: responseType,
           response_mode: mode,
           scope: 'openid',

@@ -145,6 +145,7 @@ describe('what the consent app grants is what the tokens carry', () => {
     const browser = new OAuthBrowser(app);
     const loginLocation = await browser.authorize({
       client_id: bounded.client_id,
+      redirect_uri: CALLBACK,
       response_type: 'code',
       scope: 'openid offline_access profile',
       audience: `${API} https://other.example/v1`,
@@ -203,7 +204,7 @@ describe('what the consent app grants is what the tokens carry', () => {
   it('a refresh token needs offline_access granted AND the refresh_token grant registered', async () => {
     const noRefreshGrant = await registerClient(app, { redirect_uris: [CALLBACK], grant_types: ['authorization_code'] });
     const location = await new OAuthBrowser(app).completeFlow(
-      { client_id: noRefreshGrant.client_id, response_type: 'code', scope: 'openid offline_access', state: STATE },
+      { client_id: noRefreshGrant.client_id, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid offline_access', state: STATE },
       { subject: 'mona' },
       { grant_scope: ['openid', 'offline_access'] },
     );
@@ -451,7 +452,15 @@ describe('pairwise subjects', () => {
   });
 
   function pairwiseQuery(extra: Record<string, string> = {}): Record<string, string> {
-    return { client_id: pairwise.client_id, response_type: 'code id_token', scope: 'openid', state: STATE, nonce: NONCE, ...extra };
+    return {
+      client_id: pairwise.client_id,
+      redirect_uri: CALLBACK,
+      response_type: 'code id_token',
+      scope: 'openid',
+      state: STATE,
+      nonce: NONCE,
+      ...extra,
+    };
   }
 
   it('the client sees a per-sector sub in the ID token, the access token and /userinfo; introspection shows both', async () => {
@@ -477,7 +486,7 @@ describe('pairwise subjects', () => {
       subject_type: 'pairwise',
     });
     const otherLocation = await new OAuthBrowser(app).completeFlow(
-      { ...pairwiseQuery(), client_id: elsewhere.client_id },
+      { ...pairwiseQuery(), client_id: elsewhere.client_id, redirect_uri: 'https://elsewhere.example/cb' },
       { subject: 'quinn' },
     );
     const otherSub = decodeJwt(responseParams(otherLocation).get('id_token')!).sub;
@@ -614,6 +623,7 @@ describe('lifetimes are configurable', () => {
     const browser = new OAuthBrowser(longer);
     const loginLocation = await browser.authorize({
       client_id: registered.client_id,
+      redirect_uri: registered.redirect_uris[0]!,
       response_type: 'code',
       scope: 'openid',
       state: STATE,
@@ -634,7 +644,13 @@ describe('lifetimes are configurable', () => {
   it('TTL_AUTH_CODE, TTL_ACCESS_TOKEN, TTL_REFRESH_TOKEN and TTL_ID_TOKEN set what is issued', async () => {
     const registered = await registerClient(longer);
     const location = await new OAuthBrowser(longer).completeFlow(
-      { client_id: registered.client_id, response_type: 'code', scope: 'openid offline_access', state: STATE },
+      {
+        client_id: registered.client_id,
+        redirect_uri: registered.redirect_uris[0]!,
+        response_type: 'code',
+        scope: 'openid offline_access',
+        state: STATE,
+      },
       { subject: 'nina' },
     );
     const code = clientParams(location).get('code')!;

@@ -112,11 +112,12 @@ describe('POST /oauth2/introspect', () => {
     expect((await introspect(value, { scope: 'read write' })).body).toEqual({ active: false });
   });
 
-  it('needs the token parameter, a form body and an admin credential; does not exist on the public listener', async () => {
+  it('needs the token parameter, a form body and an admin credential (or client authentication); does not exist on the public listener', async () => {
     expectOAuthError(await app.admin.post('/oauth2/introspect', { form: {} }), 400, 'invalid_request');
     expectOAuthError(await app.admin.post('/oauth2/introspect', { json: { token: 'x' } }), 400, 'invalid_request');
+    // Without any credential the caller must be a client, and it authenticated as none.
     const anonymous = await app.anonymousAdmin.post('/oauth2/introspect', { form: { token: await ccToken() } });
-    expectOAuthError(anonymous, 401, 'unauthorized');
+    expectOAuthError(anonymous, 401, 'invalid_client');
     // A valid access token is not an admin credential without the admin scope.
     const value = await ccToken();
     expectOAuthError(await app.anonymousAdmin.withToken(value).post('/oauth2/introspect', { form: { token: value } }), 401, 'unauthorized');
@@ -272,7 +273,7 @@ describe('POST /oauth2/flush', () => {
     );
     const live = (await authorize(app, web.client_id, { scope: ['openid'] })).parameters['code']!.split('.')[1]!;
     const started = await app.public.get(
-      `/oauth2/auth?${new URLSearchParams({ client_id: web.client_id, response_type: 'code', scope: 'openid', state: 'state-0123456789' }).toString()}`,
+      `/oauth2/auth?${new URLSearchParams({ client_id: web.client_id, redirect_uri: 'https://web.example/cb', response_type: 'code', scope: 'openid', state: 'state-0123456789' }).toString()}`,
     );
     expect(started.status, started.text).toBe(302);
     const loginRequests = async (): Promise<number> =>

@@ -198,13 +198,27 @@ describe('RP-initiated logout (id_token_hint)', () => {
     expect(await loginSkips(browser)).toBe(false);
   });
 
-  it('ends the session by sid even from a browser without the cookie', async () => {
-    const { browser, idToken } = await loggedIn();
-    const elsewhere = new OAuthBrowser(app);
-    const challenge = challengeOf(locationOf(await elsewhere.get(logoutPath({ id_token_hint: idToken }))));
+  it("a victim's id_token_hint used from another browser ends nothing of the victim's session", async () => {
+    const victim = await loggedIn();
+    const attacker = await loggedIn();
+    const bare = new OAuthBrowser(app);
+    for (const browser of [attacker.browser, bare]) {
+      const response = await browser.get(logoutPath({ id_token_hint: victim.idToken, post_logout_redirect_uri: CLIENT_LOGGED_OUT }));
+      // No logout request for the logout app: there is nothing of this browser's to end under that sid.
+      expect(locationOf(response)).toBe(CLIENT_LOGGED_OUT);
+    }
+    expect(await loginSkips(victim.browser)).toBe(true);
+    expect(await loginSkips(attacker.browser)).toBe(true);
+  });
+
+  it("the victim's own accepted logout, completed from another browser, ends nothing", async () => {
+    const victim = await loggedIn();
+    const attacker = await loggedIn();
+    const challenge = challengeOf(locationOf(await victim.browser.get(logoutPath({ id_token_hint: victim.idToken }))));
     const { body } = await acceptLogout(challenge);
-    expect(locationOf(await elsewhere.get(body.redirect_to))).toBe(LOGGED_OUT);
-    expect(await loginSkips(browser)).toBe(false);
+    expect(locationOf(await attacker.browser.get(body.redirect_to))).toBe(LOGGED_OUT);
+    expect(await loginSkips(victim.browser)).toBe(true);
+    expect(await loginSkips(attacker.browser)).toBe(true);
   });
 
   it('S43: a post_logout_redirect_uri that is not exactly registered for the client of the hint is refused', async () => {
@@ -259,6 +273,53 @@ describe('RP-initiated logout (id_token_hint)', () => {
     challengeOf(locationOf(response));
     const json = await app.public.post('/oauth2/sessions/logout', { json: { id_token_hint: idToken } });
     expectOAuthError(json, 415, 'unsupported_media_type');
+  });
+});
+
+describe('RP-initiated logout by client_id (RP-Initiated Logout 1.0 §2)', () => {
+  it("without a hint: the browser's own session ends, with the client's redirect and state; logout_hint and ui_locales reach the logout app", async () => {
+    const { browser, subject, sid } = await loggedIn();
+    const start = await browser.get(
+      logoutPath({
+        client_id: client.client_id,
+        post_logout_redirect_uri: CLIENT_LOGGED_OUT,
+        state: 'st-2',
+        logout_hint: subject,
+        ui_locales: 'fr-CA en',
+      }),
+    );
+    const challenge = challengeOf(locationOf(start));
+    const request = await getLogout(challenge);
+    expect(request.body).toMatchObject({ subject, sid, rp_initiated: true, logout_hint: subject, ui_locales: ['fr-CA', 'en'] });
+    const { body } = await acceptLogout(challenge);
+    expect(locationOf(await browser.get(body.redirect_to))).toBe(`${CLIENT_LOGGED_OUT}?state=st-2`);
+    expect(await loginSkips(browser)).toBe(false);
+  });
+
+  it('with a hint: the client_id must be an audience of the hint', async () => {
+    const { browser, idToken } = await loggedIn();
+    const other = await registerClient(app, { post_logout_redirect_uris: [CLIENT_LOGGED_OUT] });
+    expect(errorOf(await browser.get(logoutPath({ id_token_hint: idToken, client_id: other.client_id })))).toBe('invalid_request');
+    challengeOf(locationOf(await browser.get(logoutPath({ id_token_hint: idToken, client_id: client.client_id }))));
+  });
+
+  it('an unknown client_id, or a post_logout_redirect_uri the client did not register, is refused and ends nothing', async () => {
+    const { browser } = await loggedIn();
+    expect(errorOf(await browser.get(logoutPath({ client_id: 'no-such-client' })))).toBe('invalid_request');
+    const other = await registerClient(app, {
+      redirect_uris: ['https://other.example/cb'],
+      post_logout_redirect_uris: ['https://other.example/bye'],
+    });
+    const response = await browser.get(logoutPath({ client_id: other.client_id, post_logout_redirect_uri: CLIENT_LOGGED_OUT }));
+    expect(errorOf(response)).toBe('invalid_request');
+    expect(await loginSkips(browser)).toBe(true);
+  });
+
+  it('logout_hint and ui_locales are left out of the logout request when not sent', async () => {
+    const { browser } = await loggedIn();
+    const request = await getLogout(challengeOf(locationOf(await browser.get(logoutPath({ client_id: client.client_id })))));
+    expect(request.body).not.toHaveProperty('logout_hint');
+    expect(request.body).not.toHaveProperty('ui_locales');
   });
 });
 

@@ -650,7 +650,8 @@ describe('JWT access tokens (OAUTH2_ACCESS_TOKEN_STRATEGY=jwt)', () => {
       client_id: client.client_id,
       scope: 'read',
       scp: ['read'],
-      aud: [],
+      // RFC 9068 §2.2: never empty; the client itself when no audience was granted.
+      aud: [client.client_id],
       ext: {},
     });
     expect(payload.exp! - payload.iat!).toBe(3600);

@@ -121,6 +121,7 @@ export async function authorize(
     state: 'state-1',
     nonce: options.nonce,
     codeChallenge: options.codeChallenge,
+    claimsRequest: undefined,
     grant,
   };
   return { parameters: await app.running.app.get(AuthorizeResponseIssuer).issue(request), grant, client };

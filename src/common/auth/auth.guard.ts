@@ -39,6 +39,13 @@ export class AuthGuard implements CanActivate {
         if (this.config.admin.auth === 'off') return true;
         if (await this.isAdmin(context.switchToHttp().getRequest<FastifyRequest>())) return true;
         throw unauthorized();
+      case 'admin_or_client': {
+        if (this.config.admin.auth === 'off') return true;
+        const request = context.switchToHttp().getRequest<FastifyRequest>();
+        // A bearer token here can only be an admin credential; anything else is the handler's client authentication.
+        if (bearerToken(request.headers.authorization) === undefined || (await this.isAdmin(request))) return true;
+        throw unauthorized();
+      }
       case undefined:
         throw unauthorized();
     }

@@ -5,4 +5,6 @@ export class OidcContextResponseDto {
   display?: string;
   id_token_hint_claims?: Record<string, unknown>;
   login_hint?: string;
+  /** The `claims` request parameter (`id_token` and `userinfo` members), when the request carried one. */
+  claims?: Record<string, unknown>;
 }

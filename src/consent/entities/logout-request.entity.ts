@@ -3,7 +3,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 /**
  * A row of `oauth2_logout_requests`: a logout waiting for the logout app. Challenge and verifier are
  * kept only as SHA-256; the verifier exists once the app accepted. `rp_initiated` when it came with an
- * `id_token_hint`; `post_logout_redirect_uri` is where the browser ends (already checked, with state).
+ * `id_token_hint` or a `client_id`; `post_logout_redirect_uri` is where the browser ends (already checked, with state).
  */
 @Entity({ name: 'oauth2_logout_requests' })
 @Index('UQ_oauth2_logout_requests_challenge_hash', ['challengeHash'], { unique: true })
@@ -34,6 +34,14 @@ export class LogoutRequestEntity {
 
   @Column({ name: 'post_logout_redirect_uri', type: 'text' })
   postLogoutRedirectUri!: string;
+
+  /** The relying party's `logout_hint`, for the logout app; '' when none. */
+  @Column({ name: 'logout_hint', type: 'text' })
+  logoutHint!: string;
+
+  /** The relying party's `ui_locales`, for the logout app. */
+  @Column({ name: 'ui_locales', type: 'text', array: true })
+  uiLocales!: string[];
 
   @Column({ type: 'boolean' })
   accepted!: boolean;

@@ -8,6 +8,7 @@ export interface StoredOidcContext {
   readonly display?: string;
   readonly id_token_hint_claims?: object;
   readonly login_hint?: string;
+  readonly claims?: object;
 }
 
 /** A jsonb column written as `object` (see above), read back as the JSON object it holds. */

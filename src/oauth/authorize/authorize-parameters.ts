@@ -41,6 +41,25 @@ export class AuthorizeParameters {
     return new AuthorizeParameters(values, [...kept, ...(postedQuery === '' ? [] : [postedQuery])].join('&'));
   }
 
+  /**
+   * These parameters with a request object's in their place (OIDC Core §6.3.3: its values win), and
+   * without `request` and `request_uri`: the login and consent apps send the browser back to the
+   * resolved request, so that the object is neither fetched nor counted (jti) a second time.
+   */
+  overriddenBy(objectParameters: Readonly<Record<string, string>>): AuthorizeParameters {
+    const values = new Map<string, string[]>();
+    for (const [name, given] of this.values) {
+      if (name !== 'request' && name !== 'request_uri') values.set(name, [...given]);
+    }
+    for (const [name, value] of Object.entries(objectParameters)) values.set(name, [value]);
+    const query = new URLSearchParams();
+    for (const [name, given] of values) {
+      if (VERIFIER_PARAMETERS.has(name)) continue;
+      for (const value of given) query.append(name, value);
+    }
+    return new AuthorizeParameters(values, query.toString());
+  }
+
   /** The value, or undefined when absent or empty. Use `repeated()` first: this reads the first one. */
   get(name: string): string | undefined {
     const value = this.values.get(name)?.[0];

@@ -1,6 +1,7 @@
 import type { Client } from '../../clients/client.js';
 import type { OidcContext, Prompt } from '../../consent/authorization-context.js';
 import type { ResponseType } from '../tokens/authorized-request.js';
+import type { ClaimsRequest } from '../tokens/claims-request.js';
 import type { ResponseMode } from './response-mode.js';
 
 /** An authorization request that passed every check that needs no I/O (see authorize-request.validator.ts). */
@@ -19,6 +20,8 @@ export interface ValidAuthorizeRequest {
   readonly codeChallenge: string | undefined;
   /** The raw `id_token_hint`, verified next (it needs the signing keys). */
   readonly idTokenHint: string | undefined;
+  /** The `claims` parameter, checked; undefined when absent. */
+  readonly claims: ClaimsRequest | undefined;
   /** `oidc_context` for the login app, before `id_token_hint_claims` are known. */
   readonly oidcContext: OidcContext;
 }

@@ -3,6 +3,7 @@ import type { OidcContext, Prompt } from '../../consent/authorization-context.js
 import { audiencesNotAllowed } from '../strategies/audience-strategy.js';
 import { scopeAllowed } from '../../consent/scope-strategy.js';
 import type { ResponseType } from '../tokens/authorized-request.js';
+import { parseClaimsRequest, type ClaimsRequest } from '../tokens/claims-request.js';
 import { AuthorizeError, AuthorizeErrorCode } from './authorize.errors.js';
 import type { AuthorizeParameters } from './authorize-parameters.js';
 import type { ErrorDestination, ValidAuthorizeRequest } from './authorize-request.js';
@@ -34,11 +35,12 @@ export function validateAuthorizeRequest(
   refuseRepeatedParameters(params);
   const responseTypes = responseTypesOf(params, client);
   const responseMode = responseModeOf(params, responseTypes);
-  refuseUnsupportedParameters(params);
+  refuseRegistration(params);
   const state = stateOf(params);
   const scope = scopeOf(params, client, settings.scopeStrategy);
   const audience = audienceOf(params, client);
   requireOpenIdForIdToken(responseTypes, scope);
+  const claims = claimsOf(params, scope);
   return {
     client,
     redirectUri,
@@ -52,7 +54,8 @@ export function validateAuthorizeRequest(
     maxAgeSeconds: maxAgeOf(params),
     codeChallenge: codeChallengeOf(params, client, responseTypes),
     idTokenHint: params.get('id_token_hint'),
-    oidcContext: oidcContextOf(params),
+    claims,
+    oidcContext: { ...oidcContextOf(params), ...(claims === undefined ? {} : { claims: { ...claims } }) },
   };
 }
 
@@ -103,17 +106,19 @@ function responseModeOf(params: AuthorizeParameters, responseTypes: ReadonlySet<
   return requested;
 }
 
-/** Request objects and dynamic registration are not built; discovery says so. */
-function refuseUnsupportedParameters(params: AuthorizeParameters): void {
-  if (params.get('request') !== undefined) {
-    throw new AuthorizeError(AuthorizeErrorCode.RequestNotSupported, 'The request parameter is not supported.');
-  }
-  if (params.get('request_uri') !== undefined) {
-    throw new AuthorizeError(AuthorizeErrorCode.RequestUriNotSupported, 'The request_uri parameter is not supported.');
-  }
+/** Dynamic registration is not built; discovery says so (request objects were resolved before). */
+function refuseRegistration(params: AuthorizeParameters): void {
   if (params.get('registration') !== undefined) {
     throw new AuthorizeError(AuthorizeErrorCode.RegistrationNotSupported, 'The registration parameter is not supported.');
   }
+}
+
+/** OIDC Core §5.5: a JSON object, meaningful only in an OpenID Connect request. */
+function claimsOf(params: AuthorizeParameters, scope: readonly string[]): ClaimsRequest | undefined {
+  const claims = parseClaimsRequest(params.get('claims'));
+  if (typeof claims === 'string') throw AuthorizeError.invalidRequest(claims);
+  if (claims !== undefined && !scope.includes('openid')) throw AuthorizeError.invalidRequest('claims needs the openid scope.');
+  return claims;
 }
 
 function stateOf(params: AuthorizeParameters): string {

@@ -12,8 +12,10 @@ export enum AuthorizeErrorCode {
   InvalidState = 'invalid_state',
   /** `nonce` shorter than 8 characters. */
   InsufficientEntropy = 'insufficient_entropy',
-  RequestNotSupported = 'request_not_supported',
-  RequestUriNotSupported = 'request_uri_not_supported',
+  /** A request object that cannot be used: bad signature, algorithm, claims, or a replayed jti. */
+  InvalidRequestObject = 'invalid_request_object',
+  /** A request_uri the client did not register, or whose document cannot be fetched. */
+  InvalidRequestUri = 'invalid_request_uri',
   RegistrationNotSupported = 'registration_not_supported',
   LoginRequired = 'login_required',
   ConsentRequired = 'consent_required',
@@ -39,8 +41,8 @@ function kindOf(code: AuthorizeErrorCode): ErrorKind {
     case AuthorizeErrorCode.InvalidScope:
     case AuthorizeErrorCode.InvalidState:
     case AuthorizeErrorCode.InsufficientEntropy:
-    case AuthorizeErrorCode.RequestNotSupported:
-    case AuthorizeErrorCode.RequestUriNotSupported:
+    case AuthorizeErrorCode.InvalidRequestObject:
+    case AuthorizeErrorCode.InvalidRequestUri:
     case AuthorizeErrorCode.RegistrationNotSupported:
     case AuthorizeErrorCode.LoginRequired:
     case AuthorizeErrorCode.ConsentRequired:

@@ -64,6 +64,7 @@ function harness(
     { issue } as never,
     { verify: verifyHint } as never,
     subjects as never,
+    { resolve: async (params: unknown) => params } as never,
     config,
   );
   return { service, advance, issue, verifyHint };
@@ -105,6 +106,15 @@ describe('AuthorizeService', () => {
       const h = harness();
       expect(shown(await run(h, { ...BASE, redirect_uri: 'https://evil.example/cb' })).code).toBe('invalid_request');
       expect(h.advance).not.toHaveBeenCalled();
+    });
+
+    it('shows invalid_request for an OpenID Connect request without redirect_uri, although the client has one', async () => {
+      const h = harness();
+      const { redirect_uri: _omitted, ...withoutRedirect } = BASE;
+      expect(shown(await run(h, withoutRedirect)).code).toBe('invalid_request');
+      expect(h.advance).not.toHaveBeenCalled();
+      const plainOAuth = location(await run(h, { ...withoutRedirect, scope: 'offline' }));
+      expect(plainOAuth.origin + plainOAuth.pathname).toBe('https://client.example/cb');
     });
 
     it('shows an error when client_id or redirect_uri is given twice', async () => {

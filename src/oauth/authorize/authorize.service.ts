@@ -16,6 +16,7 @@ import type { ErrorDestination, ValidAuthorizeRequest } from './authorize-reques
 import { errorDestination, validateAuthorizeRequest } from './authorize-request.validator.js';
 import { deliverToClient, type AuthorizeDelivery } from './authorize-response.js';
 import { resolveRedirectUri } from './redirect-uri.js';
+import { RequestObjectResolver } from './request-object.resolver.js';
 
 export interface AuthorizeInput extends AuthorizeHttpInput {
   readonly cookies: Readonly<Record<string, string | undefined>>;
@@ -44,16 +45,18 @@ export class AuthorizeService {
     private readonly issuer: AuthorizeResponseIssuer,
     private readonly hintVerifier: IdTokenHintVerifier,
     private readonly subjects: SubjectIdentifiers,
+    private readonly requestObjects: RequestObjectResolver,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async authorize(input: AuthorizeInput): Promise<AuthorizeOutcome> {
-    const params = AuthorizeParameters.from(input);
+    let params = AuthorizeParameters.from(input);
     let destination: ErrorDestination;
     let client: Client;
     try {
       client = await this.clientOf(params);
-      destination = errorDestination(params, resolveRedirectUri(client, single(params, 'redirect_uri')));
+      params = await this.requestObjects.resolve(params, client);
+      destination = errorDestination(params, resolveRedirectUri(client, redirectUriOf(params)));
     } catch (error) {
       return { kind: 'show_error', error: asAuthorizeError(error) };
     }
@@ -98,6 +101,7 @@ export class AuthorizeService {
       state: request.state,
       nonce: request.nonce,
       codeChallenge: request.codeChallenge,
+      claimsRequest: request.claims,
       grant: step.grant,
     });
     return {
@@ -133,6 +137,18 @@ export class AuthorizeService {
       hintMatches,
     };
   }
+}
+
+/**
+ * The requested redirect URI. OIDC Core §3.1.2.1 makes it required for OpenID Connect requests,
+ * whatever the client registered: without it the ID token would go wherever the registration says.
+ */
+function redirectUriOf(params: AuthorizeParameters): string | undefined {
+  const requested = single(params, 'redirect_uri');
+  if (requested === undefined && params.list('scope').includes('openid')) {
+    throw AuthorizeError.invalidRequest('redirect_uri is required for OpenID Connect requests (scope openid).');
+  }
+  return requested;
 }
 
 /** A parameter that decides where errors go: given twice, it cannot be trusted for that. */

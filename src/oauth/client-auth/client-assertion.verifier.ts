@@ -47,7 +47,7 @@ export class ClientAssertionVerifier {
     private readonly repository: TokensRepository,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.audiences = [`${config.urls.issuer}/oauth2/token`, config.urls.issuer];
+    this.audiences = [`${config.urls.issuer}/oauth2/token`, config.urls.issuer, config.urls.issuerIdentifier];
   }
 
   async verify(parameters: FormParameters): Promise<Client> {

@@ -37,7 +37,7 @@ export class DiscoveryRoute implements OnModuleInit {
   private async body(): Promise<string> {
     const { alg } = await this.keys.signingKey(ID_TOKEN_SET);
     if (this.serialized?.alg !== alg) {
-      this.serialized = { alg, body: JSON.stringify(discoveryDocument(this.config.urls.issuer, this.config.oauth2, alg)) };
+      this.serialized = { alg, body: JSON.stringify(discoveryDocument(this.config.urls, this.config.oauth2, alg)) };
     }
     return this.serialized.body;
   }

@@ -1,7 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Client } from '../../clients/client.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { scopeAllowed } from '../../consent/scope-strategy.js';
+import { TokenError } from '../tokens/token.errors.js';
 import { TokenLookup } from '../tokens/token-lookup.js';
+
+/** Who asks: the admin credential, or an authenticated client (a resource server). */
+export type IntrospectionCaller = { readonly kind: 'admin' } | { readonly kind: 'client'; readonly client: Client };
+
+/**
+ * The client `metadata` member that lets a client introspect: `"audience"` for tokens whose `aud`
+ * names the client, `"any"` for every token. Absent (or anything else): the client may not.
+ */
+export const INTROSPECTION_METADATA = 'introspection';
 
 export type IntrospectionResponse =
   | { readonly active: false }
@@ -22,12 +33,15 @@ export type IntrospectionResponse =
     };
 
 const INACTIVE: IntrospectionResponse = { active: false };
+type Reach = 'audience' | 'any';
 
 /**
  * RFC 7662 introspection, Hydra's fields: `sub` is the local subject and `obfuscated_subject` the one
  * the client sees when they differ (pairwise); `ext` is the consent's `session.access_token`. Anything
  * unknown, expired, revoked or rotated is `{active: false}`, as is a token that lacks one of the
- * `scope` values the caller asks about.
+ * `scope` values the caller asks about. A client may introspect only when its metadata allows it
+ * (deny by default; a public client never), and then sees tokens of other audiences as inactive
+ * unless allowed every token: a resource server learns nothing about tokens not meant for it.
  */
 @Injectable()
 export class IntrospectionService {
@@ -36,10 +50,12 @@ export class IntrospectionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async introspect(value: string, requiredScope: readonly string[]): Promise<IntrospectionResponse> {
+  async introspect(value: string, requiredScope: readonly string[], caller: IntrospectionCaller): Promise<IntrospectionResponse> {
+    const reach = caller.kind === 'admin' ? 'any' : reachOf(caller.client);
     const found = await this.lookup.findActive(value);
     if (found === undefined) return INACTIVE;
     const { token } = found;
+    if (reach === 'audience' && caller.kind === 'client' && !token.audience.includes(caller.client.id)) return INACTIVE;
     if (!requiredScope.every((scope) => scopeAllowed(this.config.oauth2.scopeStrategy, token.scope, scope))) return INACTIVE;
     const iat = Math.floor(token.issuedAt.getTime() / 1000);
     return {
@@ -52,10 +68,18 @@ export class IntrospectionService {
       iat,
       nbf: iat,
       aud: token.audience,
-      iss: this.config.urls.issuer,
+      iss: this.config.urls.issuerIdentifier,
       token_type: found.use,
       token_use: found.use,
       ext: token.session.accessTokenClaims,
     };
   }
+}
+
+function reachOf(client: Client): Reach {
+  const allowed = client.metadata[INTROSPECTION_METADATA];
+  if (client.tokenEndpointAuthMethod === 'none' || (allowed !== 'audience' && allowed !== 'any')) {
+    throw TokenError.unauthorizedClient('This client may not introspect tokens.');
+  }
+  return allowed;
 }

@@ -12,7 +12,7 @@ beforeAll(async () => {
   const pair = await generateKeyPair('ES256', { extractable: true });
   publicKey = pair.publicKey;
   const keys = { signingKey: async () => ({ kid: 'k1', alg: 'ES256', key: pair.privateKey }) } as unknown as KeysService;
-  signer = new LogoutTokenSigner(keys, { urls: { issuer: ISSUER } } as unknown as AppConfig);
+  signer = new LogoutTokenSigner(keys, { urls: { issuer: ISSUER, issuerIdentifier: ISSUER } } as unknown as AppConfig);
 });
 
 describe('LogoutTokenSigner', () => {

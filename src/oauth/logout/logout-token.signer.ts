@@ -39,7 +39,7 @@ export class LogoutTokenSigner {
     const key = await this.keys.signingKey(ID_TOKEN_SET);
     const iat = Math.floor(input.now.getTime() / 1000);
     return new SignJWT({
-      iss: this.config.urls.issuer,
+      iss: this.config.urls.issuerIdentifier,
       sub: input.subject,
       aud: input.clientId,
       iat,

@@ -31,11 +31,14 @@ export type LogoutOutcome =
 /**
  * OpenID Connect RP-Initiated Logout 1.0 at `/oauth2/sessions/logout` (Hydra v1.5's LogoutHandler):
  * - `logout_verifier` (the browser back from the logout app): the consent context ends the session;
- * - no `id_token_hint`: an OP-initiated logout of the browser's own session; `state` and
+ * - neither `id_token_hint` nor `client_id`: an OP-initiated logout; `state` and
  *   `post_logout_redirect_uri` are refused, since nothing vouches for where to send the browser;
- * - `id_token_hint`: an ID token of ours (expired is fine) with a `sid`, whose first audience is a
- *   client; `post_logout_redirect_uri`, if any, must be exactly one of that client's
- *   post_logout_redirect_uris and gets `state`.
+ * - `id_token_hint` (an ID token of ours, expired is fine, with a `sid`; its first audience, or the
+ *   `client_id` sent with it, is the client) or `client_id` alone: RP-initiated;
+ *   `post_logout_redirect_uri`, if any, must be exactly one of that client's
+ *   post_logout_redirect_uris and gets `state`. `logout_hint` and `ui_locales` go to the logout app.
+ * Whatever the parameters, only the browser's own session (its cookie) can end: a hint whose `sid`
+ * is not that session ends nothing.
  * When the verifier ended a login session, every client granted tokens in it is told: back-channel
  * Logout Tokens are sent in the background, and front-channel logout URIs are loaded in iframes by a
  * page that then moves on to the post-logout redirect (a 302 when no client has one).
@@ -44,6 +47,7 @@ export type LogoutOutcome =
 @Injectable()
 export class LogoutService {
   private readonly issuer: string;
+  private readonly issuerIdentifier: string;
   private readonly errorUrl: string;
   private readonly defaultRedirect: string;
 
@@ -55,6 +59,7 @@ export class LogoutService {
     private readonly backchannel: BackchannelLogoutNotifier,
   ) {
     this.issuer = config.urls.issuer;
+    this.issuerIdentifier = config.urls.issuerIdentifier;
     this.errorUrl = config.oauth2.urls.error;
     this.defaultRedirect = config.oauth2.urls.postLogoutRedirect;
   }
@@ -82,7 +87,7 @@ export class LogoutService {
     const { ended } = completion;
     if (ended === undefined) return redirect(completion);
     void this.backchannel.notify(ended);
-    const uris = frontchannelLogoutUris(ended, this.issuer);
+    const uris = frontchannelLogoutUris(ended, this.issuerIdentifier);
     if (uris.length === 0) return redirect(completion);
     return { kind: 'page', page: frontchannelLogoutPage(completion.location, uris), cookies: completion.cookies };
   }
@@ -91,43 +96,64 @@ export class LogoutService {
   private async start(input: LogoutInput, sessionCookie: string | undefined): Promise<LogoutStep> {
     const parameter = (name: string): string | undefined => single(input.parameters, name);
     const hint = parameter('id_token_hint');
+    const clientId = parameter('client_id');
     const requestedRedirect = parameter('post_logout_redirect_uri');
     const state = parameter('state');
+    const hints = {
+      logoutHint: parameter('logout_hint') ?? '',
+      uiLocales: (parameter('ui_locales') ?? '').split(' ').filter((l) => l !== ''),
+    };
     const requestUrl = `${this.issuer}${input.path}`;
-    if (hint === undefined) {
-      if (state !== undefined) throw LogoutError.invalidRequest('state is only accepted together with id_token_hint.');
+    if (hint === undefined && clientId === undefined) {
+      if (state !== undefined) throw LogoutError.invalidRequest('state is only accepted together with id_token_hint or client_id.');
       if (requestedRedirect !== undefined)
-        throw LogoutError.invalidRequest('post_logout_redirect_uri is only accepted together with id_token_hint.');
+        throw LogoutError.invalidRequest('post_logout_redirect_uri is only accepted together with id_token_hint or client_id.');
       return this.consent.startLogout({
         requestUrl,
         sessionCookie,
         hintedSessionId: undefined,
+        rpInitiated: false,
         postLogoutRedirectUri: this.defaultRedirect,
+        ...hints,
       });
     }
 
-    const claims = await this.hints.verify(hint);
-    if (claims === undefined) throw LogoutError.invalidRequest('id_token_hint is not an ID token issued by this service.');
-    const sid = claims['sid'];
-    if (typeof sid !== 'string' || sid === '') throw LogoutError.invalidRequest('id_token_hint has no sid claim.');
-    const client = await this.clientOf(claims.aud);
+    let sid: string | undefined;
+    let client: Client;
+    if (hint !== undefined) {
+      const claims = await this.hints.verify(hint);
+      if (claims === undefined) throw LogoutError.invalidRequest('id_token_hint is not an ID token issued by this service.');
+      const claimedSid = claims['sid'];
+      if (typeof claimedSid !== 'string' || claimedSid === '') throw LogoutError.invalidRequest('id_token_hint has no sid claim.');
+      sid = claimedSid;
+      const audience = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
+      // RP-Initiated Logout 1.0 §2: a client_id sent with the hint must be one of its audiences.
+      if (clientId !== undefined && !audience.includes(clientId)) {
+        throw LogoutError.invalidRequest('client_id is not an audience of the id_token_hint.');
+      }
+      // An ID token's `aud` holds the client_id first.
+      client = await this.clientOf(clientId ?? audience[0], 'The client of the id_token_hint');
+    } else {
+      client = await this.clientOf(clientId, 'client_id');
+    }
     return this.consent.startLogout({
       requestUrl,
       sessionCookie,
       hintedSessionId: sid,
+      rpInitiated: true,
       postLogoutRedirectUri: requestedRedirect === undefined ? this.defaultRedirect : registeredRedirect(client, requestedRedirect, state),
+      ...hints,
     });
   }
 
-  /** The client the hint was issued to: its first audience (an ID token's `aud` holds the client_id first). */
-  private async clientOf(audience: string | string[] | undefined): Promise<Client> {
-    const clientId = typeof audience === 'string' ? audience : audience?.[0];
-    if (clientId === undefined || clientId === '') throw LogoutError.invalidRequest('id_token_hint has no audience.');
+  /** The relying party asking for the logout; `what` names where its id came from, for the error. */
+  private async clientOf(clientId: string | undefined, what: string): Promise<Client> {
+    if (clientId === undefined || clientId === '') throw LogoutError.invalidRequest(`${what} is missing.`);
     try {
       return await this.clients.get(clientId);
     } catch (error) {
       if (error instanceof AppError && error.kind === ErrorKind.NotFound) {
-        throw LogoutError.invalidRequest('The client of the id_token_hint does not exist.');
+        throw LogoutError.invalidRequest(`${what} names no client.`);
       }
       throw error;
     }

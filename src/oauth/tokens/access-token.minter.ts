@@ -50,10 +50,11 @@ export class AccessTokenMinter {
     const iat = Math.floor(issuedAt.getTime() / 1000);
     const { session } = grant;
     const claims: Record<string, unknown> = {
-      iss: this.config.urls.issuer,
+      iss: this.config.urls.issuerIdentifier,
       // The subject the client sees (pairwise for pairwise clients): the JWT is readable by the client.
       sub: session.idTokenSubject,
-      aud: [...grant.audience],
+      // RFC 9068 §2.2 requires `aud`: the granted audience, else the client itself (never an empty list).
+      aud: grant.audience.length > 0 ? [...grant.audience] : [grant.clientId],
       client_id: grant.clientId,
       iat,
       nbf: iat,

@@ -5,6 +5,7 @@ import type { ConsentGrant } from '../../consent/authorization-context.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { AccessTokenMinter, type GrantFields, type MintedAccessToken } from './access-token.minter.js';
 import type { AuthorizedRequest, AuthorizeResponseParameters } from './authorized-request.js';
+import { claimsByDestination, type ClaimsRequest } from './claims-request.js';
 import { IdTokenSigner } from './id-token.signer.js';
 import type { StoredCode } from './stored-token.js';
 import { SubjectIdentifiers } from './subject-identifiers.js';
@@ -38,7 +39,7 @@ export class AuthorizeResponseIssuer {
     }
     const now = new Date();
     const grantType: GrantType = responseTypes.has('code') ? 'authorization_code' : 'implicit';
-    const fields = grantFieldsOf(client, grant, sessionOf(client, grant, request.nonce, grantType, this.subjects));
+    const fields = grantFieldsOf(client, grant, sessionOf(client, grant, request.nonce, grantType, this.subjects, request.claimsRequest));
     const parameters: Record<string, string> = {};
 
     let code: StoredCode | undefined;
@@ -105,12 +106,15 @@ export function sessionOf(
   nonce: string | undefined,
   grantType: GrantType,
   subjects: SubjectIdentifiers,
+  claimsRequest: ClaimsRequest | undefined,
 ): TokenSession {
+  const claims = claimsByDestination(grant.idTokenClaims, claimsRequest);
   return {
     grantType,
     idTokenSubject: subjects.forClient(client, grant.subject, grant.forcedSubjectIdentifier),
     accessTokenClaims: grant.accessTokenClaims,
-    idTokenClaims: grant.idTokenClaims,
+    idTokenClaims: claims.idToken,
+    ...(claimsRequest === undefined ? {} : { userinfoClaims: claims.userinfo }),
     nonce: nonce ?? '',
     authTime: Math.floor(grant.authTime.getTime() / 1000),
     requestedAt: Math.floor(grant.requestedAt.getTime() / 1000),

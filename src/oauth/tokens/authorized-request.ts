@@ -1,5 +1,6 @@
 import type { Client } from '../../clients/client.js';
 import type { ConsentGrant } from '../../consent/authorization-context.js';
+import type { ClaimsRequest } from './claims-request.js';
 
 export type ResponseType = 'code' | 'token' | 'id_token';
 
@@ -16,6 +17,8 @@ export interface AuthorizedRequest {
   readonly nonce: string | undefined;
   /** PKCE (S256 only); undefined when the request carried none. */
   readonly codeChallenge: string | undefined;
+  /** The `claims` parameter, when given: where each granted claim goes. */
+  readonly claimsRequest: ClaimsRequest | undefined;
   readonly grant: ConsentGrant;
 }
 

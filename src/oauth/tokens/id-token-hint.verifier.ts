@@ -27,7 +27,7 @@ export class IdTokenHintVerifier {
     for (const candidate of candidates) {
       try {
         const { payload } = await jwtVerify(token, candidate.key, {
-          issuer: [this.config.urls.issuer, `${this.config.urls.issuer}/`],
+          issuer: [this.config.urls.issuerIdentifier, this.config.urls.issuer, `${this.config.urls.issuer}/`],
           algorithms: [candidate.alg],
           // Any age: the hint identifies a past authentication; it authorises nothing by itself.
           currentDate: new Date(0),

@@ -27,7 +27,10 @@ beforeAll(async () => {
   const pair = await generateKeyPair('ES256', { extractable: true });
   publicKey = pair.publicKey;
   const keys = { signingKey: async () => ({ kid: 'k1', alg: 'ES256', key: pair.privateKey }) } as unknown as KeysService;
-  signer = new IdTokenSigner(keys, { urls: { issuer: ISSUER }, oauth2: { ttl: { idToken: 3600 } } } as unknown as AppConfig);
+  signer = new IdTokenSigner(keys, {
+    urls: { issuer: ISSUER, issuerIdentifier: ISSUER },
+    oauth2: { ttl: { idToken: 3600 } },
+  } as unknown as AppConfig);
 });
 
 describe('IdTokenSigner', () => {

@@ -59,7 +59,7 @@ export class IdTokenSigner {
       if (!PROTECTED_ID_TOKEN_CLAIMS.has(name)) claims[name] = value;
     }
     Object.assign(claims, {
-      iss: this.config.urls.issuer,
+      iss: this.config.urls.issuerIdentifier,
       sub: session.idTokenSubject,
       aud: [input.clientId],
       iat,

@@ -13,6 +13,11 @@ export interface TokenSession {
   readonly accessTokenClaims: Readonly<Record<string, unknown>>;
   /** Consent's `session.id_token`: extra ID-token claims and /userinfo. */
   readonly idTokenClaims: Readonly<Record<string, unknown>>;
+  /**
+   * What /userinfo answers when the request's `claims` parameter sent some granted claims to the ID
+   * token only (or some to /userinfo only); absent: `idTokenClaims`.
+   */
+  readonly userinfoClaims?: Readonly<Record<string, unknown>>;
   /** '' when the authorization request carried none. */
   readonly nonce: string;
   readonly authTime: number | null;

@@ -32,7 +32,7 @@ export class UserinfoService {
     const token = await this.lookup.activeAccessToken(accessToken);
     if (token === undefined) throw TokenError.invalidToken('The access token is missing, expired, revoked or not an access token.');
     const claims: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(token.session.idTokenClaims)) {
+    for (const [name, value] of Object.entries(token.session.userinfoClaims ?? token.session.idTokenClaims)) {
       if (!PROTECTED_ID_TOKEN_CLAIMS.has(name)) claims[name] = value;
     }
     claims['sub'] = token.session.idTokenSubject;
@@ -46,7 +46,7 @@ export class UserinfoService {
         new Error(`client ${client.id} wants userinfo signed with ${alg}; the ${ID_TOKEN_SET} key is ${key.alg}`),
       );
     }
-    const jwt = await new SignJWT({ ...claims, iss: this.config.urls.issuer, aud: [client.id], jti: randomUUID() })
+    const jwt = await new SignJWT({ ...claims, iss: this.config.urls.issuerIdentifier, aud: [client.id], jti: randomUUID() })
       .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
       .setIssuedAt()
       .sign(key.key);

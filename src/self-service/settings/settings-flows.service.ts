@@ -78,6 +78,12 @@ export class SettingsFlows {
     return this.replies.json(http.reply, 200, toFlowResponse(flow, await this.sessions.identityResponse(active.session.identityId)));
   }
 
+  /** `GET /self-service/settings/flows?id=` on the admin listener: the admin credential stands in for the session. */
+  async fetchForAdmin(http: SelfServiceHttp): Promise<FastifyReply> {
+    const flow = await this.flows.fetch('settings', (http.request.query as Record<string, unknown>)['id']);
+    return this.replies.json(http.reply, 200, toFlowResponse(flow, await this.sessions.identityResponse(flow.identityId!)));
+  }
+
   /** `POST /self-service/settings?flow=`. */
   async submit(http: SelfServiceHttp): Promise<FastifyReply> {
     const { flow, expired } = await this.flows.forSubmit('settings', http);
