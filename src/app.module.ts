@@ -16,6 +16,7 @@ import { KeysModule } from './keys/keys.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { SelfServiceModule } from './self-service/self-service.module.js';
 import { TuplesModule } from './tuples/tuples.module.js';
 
@@ -30,6 +31,7 @@ export class AppModule {
         DiscoveryModule,
         HealthModule,
         MetricsModule,
+        RateLimitModule,
         TuplesModule,
         ClientsModule,
         KeysModule,

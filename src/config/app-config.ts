@@ -22,6 +22,7 @@ export interface AppConfig {
   readonly selfService: SelfServiceConfig;
   readonly passwordPolicy: PasswordPolicyConfig;
   readonly courier: CourierConfig;
+  readonly rateLimit: RateLimitConfig;
 }
 
 export interface HttpConfig {
@@ -251,6 +252,30 @@ export interface CourierConfig {
   readonly maxAttempts: number;
   /** Delay before the first retry; doubles with every further attempt (capped at one hour). */
   readonly retryBaseDelayMs: number;
+}
+
+/** The hosted offer's plans; the legacy names `essential` and `scale` are read as `production` and `growth`. */
+export type RateLimitPlan = 'off' | 'developer' | 'production' | 'growth' | 'enterprise';
+export type RateLimitEnvironment = 'production' | 'staging' | 'development';
+
+/** Limits arranged on request for one bucket, in place of the plan's. */
+export interface RateLimitOverride {
+  /** The bucket as the plan tables write it: `*`, or an optional method and a path pattern. */
+  readonly bucket: string;
+  readonly burstRps: number;
+  readonly sustainedRpm: number;
+}
+
+/** Project rate limits (src/rate-limit). Inflight rules apply whatever the plan. */
+export interface RateLimitConfig {
+  /** `off`: no project limits. */
+  readonly plan: RateLimitPlan;
+  readonly environment: RateLimitEnvironment;
+  /** The project the counters are kept under (instances sharing a Redis share a project's counters). */
+  readonly project: string;
+  readonly overrides: readonly RateLimitOverride[];
+  /** CIDR blocks whose requests get the limits of the next plan up, counted apart. */
+  readonly trustedIps: readonly string[];
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootApp, type TestApp } from '../support/app.js';
+import { queryDatabase } from '../support/database.js';
+import type { HttpResponse } from '../support/http.js';
+
+/** Fires `count` requests at once, each on its own connection, and returns their answers. */
+function atOnce(count: number, send: (index: number) => Promise<HttpResponse>): Promise<HttpResponse[]> {
+  return Promise.all(Array.from({ length: count }, (_, index) => send(index)));
+}
+
+const statuses = (responses: readonly HttpResponse[]): number[] => responses.map((response) => response.status);
+const refused = (responses: readonly HttpResponse[]): HttpResponse[] => responses.filter((response) => response.status === 429);
+
+interface OAuthShape {
+  error: string;
+  status_code: number;
+  details?: { bucket?: string; reason?: string };
+}
+interface IdentityShape {
+  error: { id: string; code: number; details?: { bucket?: string } };
+}
+interface AccessShape {
+  id: string;
+  code: number;
+  details: { bucket?: string }[];
+}
+
+function expectRetryAfter(response: HttpResponse, max: number): void {
+  const retryAfter = Number(response.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(max);
+}
+
+describe('project limits (developer plan, production environment)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await bootApp({ RATE_LIMIT_PLAN: 'developer' });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('the catch-all: 5 per second, then 429 in the shape of each path’s family, with Retry-After and the RateLimit fields', async () => {
+    const spent = await atOnce(5, () => app.public.get('/.well-known/openid-configuration'));
+    expect(statuses(spent)).toEqual([200, 200, 200, 200, 200]);
+    expect(spent[0]!.headers.get('ratelimit-policy')).toBe('"burst";q=5;w=1, "sustained";q=150;w=60');
+    expect(spent[0]!.headers.get('ratelimit')).toMatch(/^"burst";r=\d;t=1, "sustained";r=\d{3};t=\d+$/);
+
+    const [oauth, identity, access] = await Promise.all([
+      app.admin.get<OAuthShape>('/clients'),
+      app.public.get<IdentityShape>('/schemas/default'),
+      app.admin.get<AccessShape>('/relation-tuples?namespace=files'),
+    ]);
+    expect(oauth.status).toBe(429);
+    expect(oauth.body.error).toBe('too_many_requests');
+    expect(oauth.body.status_code).toBe(429);
+    expect(oauth.body.details?.bucket).toBe('*');
+    expectRetryAfter(oauth, 1);
+    expect(oauth.headers.get('ratelimit-policy')).toBe('"burst";q=5;w=1, "sustained";q=150;w=60');
+    expect(oauth.headers.get('ratelimit')).toMatch(/^"burst";r=0;t=1, /);
+
+    expect(identity.status).toBe(429);
+    expect(identity.body.error.id).toBe('too_many_requests');
+    expect(identity.body.error.code).toBe(429);
+    expectRetryAfter(identity, 1);
+
+    expect(access.status).toBe(429);
+    expect(access.body.id).toBe('too_many_requests');
+    expect(access.body.code).toBe(429);
+    expect(access.body.details[0]?.bucket).toBe('*');
+    expectRetryAfter(access, 1);
+
+    // The burst window is one second: after Retry-After the bucket answers again.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await app.public.get('/.well-known/openid-configuration')).status).toBe(200);
+  });
+
+  it('the most specific bucket wins, and /identities on the admin listener counts as /admin/identities', async () => {
+    const first = await app.admin.get('/identities');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('"burst";q=1;w=1, "sustained";q=10;w=60');
+    const prefixed = await app.admin.get<IdentityShape>('/admin/identities');
+    expect(prefixed.status).toBe(429);
+    expect(prefixed.body.error.details?.bucket).toBe('GET /admin/identities');
+    // Another bucket (the catch-all for GET /admin/identities/{id}) is not spent by it.
+    const one = await app.admin.get('/identities/00000000-0000-4000-8000-000000000000');
+    expect(one.status).toBe(404);
+    expect(one.headers.get('ratelimit-policy')).toBe('"burst";q=5;w=1, "sustained";q=150;w=60');
+    // The public listener cannot spend the admin API's buckets: there /admin/identities is an unknown path.
+    const publicSide = await app.public.get('/admin/identities');
+    expect(publicSide.status).toBe(404);
+    expect(publicSide.headers.get('ratelimit-policy')).toBe('"burst";q=5;w=1, "sustained";q=150;w=60');
+  });
+
+  it('nothing behind a refused request runs: the second POST /admin/identities within a second writes no identity', async () => {
+    const answers = await atOnce(3, (index) =>
+      app.admin.post('/identities', { json: { traits: { email: `limited-${index}@example.com` } } }),
+    );
+    expect(statuses(answers).sort()).toEqual([201, 429, 429]);
+    const rows = await queryDatabase<{ count: string }>(
+      app.databaseUrl,
+      `SELECT count(*) FROM identities WHERE traits->>'email' LIKE 'limited-%'`,
+    );
+    expect(Number(rows[0]!.count)).toBe(1);
+  });
+
+  it('POST /admin/recovery/* and POST /self-service/registration are buckets of one request per second', async () => {
+    const recovery = await atOnce(2, () =>
+      app.admin.post('/admin/recovery/link', { json: { identity_id: '00000000-0000-4000-8000-000000000000' } }),
+    );
+    expect(statuses(recovery).sort()).toEqual([404, 429]);
+    const limited = refused(recovery)[0] as HttpResponse<IdentityShape>;
+    expect(limited.body.error.details?.bucket).toBe('POST /admin/recovery/*');
+    const registration = await atOnce(2, () =>
+      app.public.post('/self-service/registration?flow=00000000-0000-4000-8000-000000000000', { json: {} }),
+    );
+    expect(refused(registration)).toHaveLength(1);
+  });
+
+  it('percent-escapes do not dodge a bucket', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const answers = await atOnce(2, (index) => app.admin.get(index === 0 ? '/identities' : '/%69dentities'));
+    expect(refused(answers)).toHaveLength(1);
+  });
+
+  it('health, metrics and the decision API are not limited', async () => {
+    const health = await atOnce(12, (index) => (index % 2 === 0 ? app.public : app.admin).get('/health/ready'));
+    expect(statuses(health).every((status) => status === 200)).toBe(true);
+    expect(health[0]!.headers.get('ratelimit-policy')).toBeNull();
+    const metrics = await atOnce(8, () => app.anonymousAdmin.get('/metrics/prometheus'));
+    expect(statuses(metrics).every((status) => status === 200)).toBe(true);
+    const decisions = await atOnce(8, () => app.anonymousAdmin.get('/decisions/anything'));
+    expect(refused(decisions)).toHaveLength(0);
+  });
+
+  it('counts refusals per bucket in a metric', async () => {
+    const text = (await app.anonymousAdmin.get('/metrics/prometheus')).text;
+    expect(text).toMatch(/rate_limit_limited_requests_total\{bucket="GET \/admin\/identities"\} [1-9]/);
+    expect(text).toMatch(/rate_limit_limited_requests_total\{bucket="\*"\} [1-9]/);
+  });
+});
