@@ -541,6 +541,7 @@ async function runScenario(scenario, env) {
 // their own, and `target` applies to it.
 
 const variantServices = new Map();
+const VARIANT_WARMUP_SECONDS = 5;
 
 async function variantService(variant, env) {
   let running = variantServices.get(variant.name);
@@ -559,7 +560,7 @@ async function variantService(variant, env) {
         waitFor(child, `${urls.public}/health/ready`, READY_TIMEOUT_MS),
         waitFor(child, `${urls.admin}/health/ready`, READY_TIMEOUT_MS),
       ]);
-      return { child, urls };
+      return { entry: child, urls };
     })();
     variantServices.set(variant.name, running);
   }
@@ -581,17 +582,20 @@ async function runVariantScenario(scenario, target, resolved, env, base) {
   console.log(
     `\n${scenario.name} (${scenario.listener} ${scenario.method} ${resolved.path}; ${scenario.variant.name} vs the main service)`,
   );
-  if (scenario.warmup > 0) {
-    await load(target, scenario.warmup, settings.connections);
-    await load(variantTarget, scenario.warmup, settings.connections);
-  }
+  // The variant's process has served nothing yet while the main one has run every earlier scenario: one
+  // second of warm-up leaves the variant's code paths unoptimised (measured: a variant identical to the
+  // main service came out at 0.25-0.45 of it in the first round), so both get a longer unmeasured load.
+  const warmup = Math.max(scenario.warmup ?? 0, VARIANT_WARMUP_SECONDS);
+  console.log(`  warm-up: ${warmup} s of unmeasured load on each service`);
+  await load(target, warmup, settings.connections);
+  await load(variantTarget, warmup, settings.connections);
   const runs = { scenario: [], bare: [], baseline: [] };
   for (let round = 0; round < settings.rounds; round += 1) {
     const sides = ['bare', 'baseline', 'scenario'];
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       if (side === 'bare') runs.bare.push(await measure(ceiling, bare.child.pid, settings));
       else if (side === 'baseline') runs.baseline.push(await measure(target, service.child.pid, settings, databasePid));
-      else runs.scenario.push(await measure(variantTarget, variant.child.pid, settings, databasePid));
+      else runs.scenario.push(await measure(variantTarget, variant.entry.child.pid, settings, databasePid));
     }
     const [s, m, b] = [runs.scenario[round], runs.baseline[round], runs.bare[round]];
     console.log(
