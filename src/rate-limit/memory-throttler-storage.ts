@@ -9,7 +9,8 @@ interface Window {
 /** How often windows that have ended are dropped. */
 const SWEEP_INTERVAL_MS = 60_000;
 
-type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+/** What an increment reports (the package's record type is not exported from its entry point). */
+export type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /**
  * `@nestjs/throttler`'s storage contract for one instance, counting as the Redis storage's script does

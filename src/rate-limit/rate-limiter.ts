@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../common/crypto/digest.js';
 import { sendError } from '../common/errors/error-response.js';
 import { listenerOf } from '../common/http/listener.js';
@@ -8,7 +8,8 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { INFLIGHT_EXEMPT_METHODS, INFLIGHT_RULES, type InflightRule } from './inflight-rules.js';
 import { RateLimitError } from './rate-limit.errors.js';
 import { rateLimitMetrics, type RateLimitMetrics } from './rate-limit.metrics.js';
-import { RateLimitPolicy, type ResolvedBucket } from './rate-limit-policy.js';
+import type { StorageRecord } from './memory-throttler-storage.js';
+import { RateLimitPolicy } from './rate-limit-policy.js';
 import { RateLimitStores } from './rate-limit-stores.js';
 import { requestPathOf, type RequestPath } from './request-path.js';
 
@@ -49,71 +50,66 @@ export class RateLimiter implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     // With the plan off no hook is added, so the limits cost nothing.
-    if (this.policy.enabled) fastify.addHook('onRequest', (request, reply, done) => this.limit(request, reply, done));
-    fastify.addHook('preHandler', (request, reply, done) => this.inflight(request, reply, done));
+    if (this.policy.enabled) fastify.addHook('onRequest', (request, reply) => this.limit(request, reply));
+    fastify.addHook('preHandler', (request, reply) => this.inflight(request, reply));
     fastify.addHook('onSend', (request, _reply, payload, done) => {
       this.releaseHeld(request as WithHeldKey);
       done(null, payload);
     });
   }
 
-  private limit(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  /** Resolves with the reply when it refused the request (Fastify then stops), else with nothing. */
+  private async limit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const path = requestPathOf(listenerOf(request.raw), request.originalUrl);
-    if (path === undefined) return done();
+    if (path === undefined) return undefined;
     const bucket = this.policy.bucketFor(request.method, path, this.policy.isTrusted(request.ip));
     const counters = this.stores.counters;
-    Promise.all([
-      counters.increment(bucket.counterKey, BURST_WINDOW_MS, bucket.burstRps, BURST_WINDOW_MS, 'burst'),
-      counters.increment(bucket.counterKey, SUSTAINED_WINDOW_MS, bucket.sustainedRpm, SUSTAINED_WINDOW_MS, 'sustained'),
-    ]).then(
-      ([burst, sustained]) => {
-        void reply.header('ratelimit-policy', bucket.policyHeader);
-        void reply.header(
-          'ratelimit',
-          `"burst";${remaining(bucket.burstRps, burst)}, "sustained";${remaining(bucket.sustainedRpm, sustained)}`,
-        );
-        if (!burst.isBlocked && !sustained.isBlocked) return done();
-        const retryAfter = Math.max(
-          1,
-          burst.isBlocked ? burst.timeToBlockExpire : 0,
-          sustained.isBlocked ? sustained.timeToBlockExpire : 0,
-        );
-        this.refuse(request, reply, bucket, retryAfter);
-      },
-      (error: unknown) => {
-        this.storageFailed(error);
-        done();
-      },
+    let burst: StorageRecord;
+    let sustained: StorageRecord;
+    try {
+      [burst, sustained] = await Promise.all([
+        counters.increment(bucket.counterKey, BURST_WINDOW_MS, bucket.burstRps, BURST_WINDOW_MS, 'burst'),
+        counters.increment(bucket.counterKey, SUSTAINED_WINDOW_MS, bucket.sustainedRpm, SUSTAINED_WINDOW_MS, 'sustained'),
+      ]);
+    } catch (error) {
+      this.storageFailed(error);
+      return undefined;
+    }
+    void reply.header('ratelimit-policy', bucket.policyHeader);
+    void reply.header(
+      'ratelimit',
+      `"burst";${remaining(bucket.burstRps, burst)}, "sustained";${remaining(bucket.sustainedRpm, sustained)}`,
     );
-  }
-
-  private refuse(request: FastifyRequest, reply: FastifyReply, bucket: ResolvedBucket, retryAfter: number): void {
+    if (!burst.isBlocked && !sustained.isBlocked) return undefined;
+    const retryAfter = Math.max(1, burst.isBlocked ? burst.timeToBlockExpire : 0, sustained.isBlocked ? sustained.timeToBlockExpire : 0);
     this.metrics.limited.inc({ bucket: bucket.name });
     sendError(request, reply, RateLimitError.limitExceeded(bucket.name, retryAfter), this.config.errors.exposeInternal);
+    return reply;
   }
 
-  private inflight(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    if (INFLIGHT_EXEMPT_METHODS.has(request.method)) return done();
+  /** Resolves with the reply when an enforced rule refused the request, else with nothing. */
+  private async inflight(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    if (INFLIGHT_EXEMPT_METHODS.has(request.method)) return undefined;
     const path = requestPathOf(listenerOf(request.raw), request.originalUrl);
     const rule = path === undefined ? undefined : inflightRuleFor(request.method, path);
-    if (path === undefined || rule === undefined) return done();
+    if (path === undefined || rule === undefined) return undefined;
     const key = this.inflightKey(rule, path, request);
-    this.stores.inflight.acquire(key).then(
-      (token) => {
-        if (token !== undefined) {
-          (request as WithHeldKey)[HELD_KEY] = { key, token };
-          return done();
-        }
-        this.metrics.inflightViolations.inc({ rule: rule.pattern.source, action: rule.action });
-        this.logger.warn({ msg: 'inflight rule violated', rule: rule.pattern.source, action: rule.action, key, reqId: request.id });
-        if (rule.action === 'report-only') return done();
-        sendError(request, reply, RateLimitError.concurrentRequest(), this.config.errors.exposeInternal);
-      },
-      (error: unknown) => {
-        this.storageFailed(error);
-        done();
-      },
-    );
+    let token: string | undefined;
+    try {
+      token = await this.stores.inflight.acquire(key);
+    } catch (error) {
+      this.storageFailed(error);
+      return undefined;
+    }
+    if (token !== undefined) {
+      (request as WithHeldKey)[HELD_KEY] = { key, token };
+      return undefined;
+    }
+    this.metrics.inflightViolations.inc({ rule: rule.pattern.source, action: rule.action });
+    this.logger.warn({ msg: 'inflight rule violated', rule: rule.pattern.source, action: rule.action, key, reqId: request.id });
+    if (rule.action === 'report-only') return undefined;
+    sendError(request, reply, RateLimitError.concurrentRequest(), this.config.errors.exposeInternal);
+    return reply;
   }
 
   /**
