@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../config/config.error.js';
 import { loadConfig } from '../config/config.loader.js';
@@ -34,6 +37,19 @@ describe('rate-limit settings', () => {
     const yaml = '- bucket: POST /admin/recovery/*\n  burst_rps: 50\n  sustained_rpm: 3000\n';
     expect(loadConfig({ RATE_LIMIT_OVERRIDES: json }, '1.0.0').rateLimit.overrides).toEqual(expected);
     expect(loadConfig({ RATE_LIMIT_OVERRIDES: yaml }, '1.0.0').rateLimit.overrides).toEqual(expected);
+  });
+
+  it('read overrides and trusted addresses from a config file’s lists', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'latchkey-rate-limit-')), 'latchkey.yaml');
+    writeFileSync(
+      file,
+      'RATE_LIMIT_PLAN: scale\nRATE_LIMIT_OVERRIDES:\n  - bucket: "*"\n    burst_rps: 900\n    sustained_rpm: 20000\nRATE_LIMIT_TRUSTED_IPS:\n  - 10.0.0.0/8\n',
+    );
+    expect(loadConfig({ CONFIG_FILE: file }, '1.0.0').rateLimit).toMatchObject({
+      plan: 'growth',
+      overrides: [{ bucket: '*', burstRps: 900, sustainedRpm: 20000 }],
+      trustedIps: ['10.0.0.0/8'],
+    });
   });
 
   it('normalise trusted addresses to CIDR blocks', () => {

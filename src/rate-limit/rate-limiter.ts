@@ -62,7 +62,9 @@ export class RateLimiter implements OnModuleInit {
   private async limit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const path = requestPathOf(listenerOf(request.raw), request.originalUrl);
     if (path === undefined) return undefined;
-    const bucket = this.policy.bucketFor(request.method, path, this.policy.isTrusted(request.ip));
+    // Fastify answers HEAD with the GET route's handler: it spends the GET bucket, or HEAD would dodge it.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const bucket = this.policy.bucketFor(method, path, this.policy.isTrusted(request.ip));
     const counters = this.stores.counters;
     let burst: StorageRecord;
     let sustained: StorageRecord;

@@ -88,6 +88,10 @@ describe('project limits (developer plan, production environment)', () => {
     const prefixed = await app.admin.get<IdentityShape>('/admin/identities');
     expect(prefixed.status).toBe(429);
     expect(prefixed.body.error.details?.bucket).toBe('GET /admin/identities');
+    // HEAD runs the GET route's handler, so it spends the GET bucket too.
+    const head = await app.admin.request('HEAD', '/identities');
+    expect(head.status).toBe(429);
+    expect(head.headers.get('ratelimit-policy')).toBe('"burst";q=1;w=1, "sustained";q=10;w=60');
     // Another bucket (the catch-all for GET /admin/identities/{id}) is not spent by it.
     const one = await app.admin.get('/identities/00000000-0000-4000-8000-000000000000');
     expect(one.status).toBe(404);
@@ -273,6 +277,8 @@ describe('inflight rules (plan off: they apply whatever the plan)', () => {
     const created = await app.admin.post<{ id: string }>('/identities', { json: { traits: { email: 'reader@example.com' } } });
     const reads = await atOnce(20, (index) => app.admin.request(index % 2 === 0 ? 'GET' : 'HEAD', `/identities/${created.body.id}`));
     expect(statuses(reads).every((status) => status === 200)).toBe(true);
+    const options = await atOnce(10, () => app.admin.request('OPTIONS', `/identities/${created.body.id}`));
+    expect(refused(options)).toHaveLength(0);
   });
 
   it('report-only: concurrent recovery submissions for one address are all served, and counted', async () => {
