@@ -276,6 +276,8 @@ export interface RateLimitConfig {
   readonly overrides: readonly RateLimitOverride[];
   /** CIDR blocks whose requests get the limits of the next plan up, counted apart. */
   readonly trustedIps: readonly string[];
+  /** `on`: the inflight rules as published; `report-only`: enforced ones only log too; `off`: none. */
+  readonly inflight: 'on' | 'report-only' | 'off';
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -115,6 +115,7 @@ const KNOWN_KEYS = [
   'RATE_LIMIT_PROJECT',
   'RATE_LIMIT_OVERRIDES',
   'RATE_LIMIT_TRUSTED_IPS',
+  'RATE_LIMIT_INFLIGHT',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -290,6 +291,7 @@ function rateLimit(read: Reader): RateLimitConfig {
     project,
     overrides: rateLimitOverrides(read, 'RATE_LIMIT_OVERRIDES'),
     trustedIps: cidrList(read, 'RATE_LIMIT_TRUSTED_IPS'),
+    inflight: oneOf(read, 'RATE_LIMIT_INFLIGHT', ['on', 'report-only', 'off'] as const, 'on'),
   };
 }
 

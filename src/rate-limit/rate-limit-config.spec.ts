@@ -23,6 +23,7 @@ describe('rate-limit settings', () => {
       project: 'default',
       overrides: [],
       trustedIps: [],
+      inflight: 'on',
     });
   });
 
@@ -81,6 +82,7 @@ describe('rate-limit settings', () => {
     ['RATE_LIMIT_TRUSTED_IPS', '10.0.0.0/33'],
     ['RATE_LIMIT_TRUSTED_IPS', 'example.com'],
     ['RATE_LIMIT_TRUSTED_IPS', '10.0.0.0/8/8'],
+    ['RATE_LIMIT_INFLIGHT', 'enforced'],
   ])('refuse %s=%s, naming the key', (key, value) => {
     expect(keyOfError({ [key]: value })).toBe(key);
   });

@@ -69,6 +69,7 @@ describe('RateLimitPolicy', () => {
     project: 'p',
     overrides: [],
     trustedIps: [],
+    inflight: 'on',
     ...overrides,
   });
   const bucketOf = (policy: RateLimitPolicy, method: string, listener: 'public' | 'admin', url: string, trusted = false): string =>

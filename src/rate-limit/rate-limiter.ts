@@ -51,6 +51,7 @@ export class RateLimiter implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     // With the plan off no hook is added, so the limits cost nothing.
     if (this.policy.enabled) fastify.addHook('onRequest', (request, reply) => this.limit(request, reply));
+    if (this.config.rateLimit.inflight === 'off') return;
     fastify.addHook('preHandler', (request, reply) => this.inflight(request, reply));
     fastify.addHook('onSend', (request, _reply, payload, done) => {
       this.releaseHeld(request as WithHeldKey);
@@ -107,9 +108,10 @@ export class RateLimiter implements OnModuleInit {
       (request as WithHeldKey)[HELD_KEY] = { key, token };
       return undefined;
     }
-    this.metrics.inflightViolations.inc({ rule: rule.pattern.source, action: rule.action });
-    this.logger.warn({ msg: 'inflight rule violated', rule: rule.pattern.source, action: rule.action, key, reqId: request.id });
-    if (rule.action === 'report-only') return undefined;
+    const action = this.config.rateLimit.inflight === 'report-only' ? 'report-only' : rule.action;
+    this.metrics.inflightViolations.inc({ rule: rule.pattern.source, action });
+    this.logger.warn({ msg: 'inflight rule violated', rule: rule.pattern.source, action, key, reqId: request.id });
+    if (action === 'report-only') return undefined;
     sendError(request, reply, RateLimitError.concurrentRequest(), this.config.errors.exposeInternal);
     return reply;
   }

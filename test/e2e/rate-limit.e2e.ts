@@ -295,3 +295,25 @@ describe('inflight rules (plan off: they apply whatever the plan)', () => {
     expect(await counterValue(app, series)).toBeGreaterThan(0);
   });
 });
+
+describe('RATE_LIMIT_INFLIGHT=report-only', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await bootApp({ RATE_LIMIT_INFLIGHT: 'report-only' }, { databaseUrl });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('lets concurrent creates through and counts what the enforced rule would have refused', async () => {
+    const series = 'rate_limit_inflight_violations_total{rule="/admin/identities",action="report-only"}';
+    for (let batch = 0; batch < 5 && (await counterValue(app, series)) === 0; batch += 1) {
+      const answers = await atOnce(10, (index) =>
+        app.admin.post('/identities', { json: { traits: { email: `report-only-${batch}-${index}@example.com` } } }),
+      );
+      expect(statuses(answers)).toEqual(answers.map(() => 201));
+    }
+    expect(await counterValue(app, series)).toBeGreaterThan(0);
+    expect(await counterValue(app, 'rate_limit_inflight_violations_total{rule="/admin/identities",action="enforced"}')).toBe(0);
+  });
+});
