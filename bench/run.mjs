@@ -552,6 +552,7 @@ async function runScenario(scenario, env) {
     requests: extra.requests,
   };
   const ceiling = { url: `${urls.bare}/`, method: 'GET' };
+  if (scenario.variant !== undefined) return runVariantScenario(scenario, target, resolved, env, base);
   console.log(`\n${scenario.name} (${scenario.listener} ${scenario.method} ${resolved.path})`);
   let peer;
   let peerSkipped;
@@ -643,6 +644,118 @@ async function runScenario(scenario, env) {
       bare: runs.bare[index],
       ratio: run.rps / runs.bare[index].rps,
       ...(peer === undefined ? {} : { peer: runs.peer[index], ratioToPeer: run.rps / runs.peer[index].rps }),
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Variant scenarios: the same requests on a second service started with the variant's settings (same
+// database and secrets), against the main service. Each round measures bare Fastify, the main service
+// and the variant (the order reversed every other round); the figure is the median of the rounds'
+// variant ÷ main ratios, shown in the "÷ baseline" column with the main service's figures on a row of
+// their own, and `target` applies to it.
+
+const variantServices = new Map();
+const VARIANT_WARMUP_SECONDS = 5;
+
+async function variantService(variant, env) {
+  let running = variantServices.get(variant.name);
+  if (running === undefined) {
+    running = (async () => {
+      const { freePort } = await import(join(ROOT, 'dist', 'src', 'common', 'net', 'free-port.js'));
+      const [publicPort, adminPort] = [await freePort(), await freePort()];
+      const child = startChild(`service (${variant.name})`, ['dist/src/main.js'], {
+        ...env.serviceEnv,
+        ...variant.env,
+        PUBLIC_PORT: String(publicPort),
+        ADMIN_PORT: String(adminPort),
+      });
+      const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}` };
+      await Promise.all([
+        waitFor(child, `${urls.public}/health/ready`, READY_TIMEOUT_MS),
+        waitFor(child, `${urls.admin}/health/ready`, READY_TIMEOUT_MS),
+      ]);
+      return { entry: child, urls };
+    })();
+    variantServices.set(variant.name, running);
+  }
+  return running;
+}
+
+async function runVariantScenario(scenario, target, resolved, env, base) {
+  const { settings, urls, bare, service, databasePid } = env;
+  const variant = await variantService(scenario.variant, env);
+  const variantTarget = { ...target, url: `${variant.urls[scenario.listener]}${resolved.path}` };
+  const probe = await fetch(variantTarget.url, { method: target.method, headers: target.headers, body: target.body });
+  await probe.arrayBuffer();
+  if (probe.status < 200 || probe.status > 299) {
+    const reason = `probe on the ${scenario.variant.name} service answered ${probe.status}`;
+    console.log(`\n${scenario.name}: skipped (${reason})`);
+    return { ...base, path: resolved.path, status: 'skipped', reason };
+  }
+  const ceiling = { url: `${urls.bare}/`, method: 'GET' };
+  console.log(
+    `\n${scenario.name} (${scenario.listener} ${scenario.method} ${resolved.path}; ${scenario.variant.name} vs the main service)`,
+  );
+  // The variant's process has served nothing yet while the main one has run every earlier scenario: one
+  // second of warm-up leaves the variant's code paths unoptimised (measured: a variant identical to the
+  // main service came out at 0.25-0.45 of it in the first round), so both get a longer unmeasured load.
+  const warmup = Math.max(scenario.warmup ?? 0, VARIANT_WARMUP_SECONDS);
+  console.log(`  warm-up: ${warmup} s of unmeasured load on each service`);
+  await load(target, warmup, settings.connections);
+  await load(variantTarget, warmup, settings.connections);
+  const runs = { scenario: [], bare: [], baseline: [] };
+  for (let round = 0; round < settings.rounds; round += 1) {
+    const sides = ['bare', 'baseline', 'scenario'];
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      if (side === 'bare') runs.bare.push(await measure(ceiling, bare.child.pid, settings));
+      else if (side === 'baseline') runs.baseline.push(await measure(target, service.child.pid, settings, databasePid));
+      else runs.scenario.push(await measure(variantTarget, variant.entry.child.pid, settings, databasePid));
+    }
+    const [s, m, b] = [runs.scenario[round], runs.baseline[round], runs.bare[round]];
+    console.log(
+      `  round ${round + 1}/${settings.rounds}: ${fmtInt(s.rps)} req/s${s.non2xx + s.errors > 0 ? ` (${s.non2xx} non-2xx, ${s.errors} errors)` : ''}` +
+        ` | main ${fmtInt(m.rps)} req/s | ÷ main ${fmtRatio(s.rps / m.rps)} | bare ${fmtInt(b.rps)} req/s`,
+    );
+  }
+  const requests = sum(runs.scenario.map((run) => run.requests));
+  const non2xx = sum(runs.scenario.map((run) => run.non2xx));
+  const errors = sum(runs.scenario.map((run) => run.errors));
+  const errorRatio = requests + errors > 0 ? (non2xx + errors) / (requests + errors) : 0;
+  const versusMain = median(runs.scenario.map((run, index) => run.rps / runs.baseline[index].rps));
+  let verdict;
+  if (errorRatio > MAX_ERROR_RATIO) verdict = 'ERRORS';
+  else if (scenario.target === undefined) verdict = '—';
+  else verdict = versusMain >= scenario.target ? 'ok' : 'BELOW';
+  const statusCodes = {};
+  for (const run of runs.scenario)
+    for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  return {
+    ...base,
+    path: resolved.path,
+    status: 'measured',
+    median: summarise(runs.scenario),
+    bare: summarise(runs.bare),
+    ratio: median(runs.scenario.map((run, index) => run.rps / runs.bare[index].rps)),
+    baseline: {
+      name: scenario.variant.baselineName ?? 'main service',
+      median: summarise(runs.baseline),
+      ratio: versusMain,
+      overhead: 1 - versusMain,
+      ratioOfMedians: median(runs.scenario.map((run) => run.rps)) / median(runs.baseline.map((run) => run.rps)),
+    },
+    verdict,
+    requests,
+    non2xx,
+    errors,
+    errorRatio,
+    statusCodes,
+    bareNon2xxOrErrors: sum(runs.bare.map((run) => run.non2xx + run.errors)),
+    rounds: runs.scenario.map((run, index) => ({
+      scenario: run,
+      bare: runs.bare[index],
+      baseline: runs.baseline[index],
+      ratioToBaseline: run.rps / runs.baseline[index].rps,
     })),
   };
 }
@@ -803,7 +916,8 @@ async function main() {
     throw new UsageError('dist/src/main.js is missing: run `npm run bench` (it builds first) or `npm run build`');
 
   const perRun = settings.warmup + settings.duration;
-  const runsPerRound = (scenario) => (scenario.baseline === undefined && scenario.peer === undefined ? 2 : 3);
+  const runsPerRound = (scenario) =>
+    scenario.baseline === undefined && scenario.variant === undefined && scenario.peer === undefined ? 2 : 3;
   const estimate = sum(scenarios.map((scenario) => settings.rounds * runsPerRound(scenario) * perRun + (scenario.warmup ?? 0)));
   const external = (process.env.DATABASE_URL ?? '') !== '';
   const cpuList = cpus();
@@ -836,7 +950,7 @@ async function main() {
 
   const bare = startChild('bare Fastify', ['bench/bare-fastify.mjs', '0'], { ...process.env, NODE_ENV: 'production' });
   const serviceNodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-  const service = startChild('service', [...serviceNodeArgs, 'dist/src/main.js'], {
+  const serviceEnv = {
     ...process.env,
     ...Object.assign({}, ...scenarios.map((scenario) => scenario.env ?? {})),
     DATABASE_URL: databaseUrl,
@@ -851,7 +965,8 @@ async function main() {
     SECRETS_SYSTEM: `bench-system-${randomBytes(16).toString('hex')}`,
     LOG_LEVEL: 'warn',
     CONFIG_FILE: '',
-  });
+  };
+  const service = startChild('service', [...serviceNodeArgs, 'dist/src/main.js'], serviceEnv);
   const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}` };
 
   const started = Date.now();
@@ -874,7 +989,8 @@ async function main() {
   const ctx = makeContext(urls, adminToken, databaseUrl);
   const results = [];
   const [machineAtStart, ownAtStart, startedAt] = [machineBusySeconds(), ownSeconds(databasePid), performance.now()];
-  for (const scenario of scenarios) results.push(await runScenario(scenario, { ctx, settings, urls, bare, service, databasePid }));
+  for (const scenario of scenarios)
+    results.push(await runScenario(scenario, { ctx, settings, urls, bare, service, serviceEnv, databasePid }));
   const elapsed = (performance.now() - startedAt) / 1000;
   const machineAtEnd = machineBusySeconds();
   // Other processes' CPU during the run, as a share of one core.

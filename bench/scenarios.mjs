@@ -13,6 +13,9 @@
 //   env       optional settings added to the service's environment (one service serves the whole run,
 //             so they apply to every scenario; keep them compatible)
 //   target    optional minimum ratio of the scenario's median req/s to bare Fastify's median req/s
+//   variant   optional { name, env, baselineName? }: measure the scenario on a second service started with
+//             `env` added to the main one's (same database and secrets) against the main service, round
+//             by round; the figure is variant ÷ main, and `target` applies to it (e.g. rate limits on vs off)
 //   warmup    optional seconds of unmeasured load before the first round (besides BENCH_WARMUP before
 //             every run): for scenarios whose code paths V8 needs longer to compile than one second
 //
@@ -40,6 +43,7 @@
 import { identityScenarios } from './scenarios/identities.mjs';
 import { oauthScenarios } from './scenarios/oauth.mjs';
 import { policyScenarios } from './scenarios/policies.mjs';
+import { rateLimitScenarios } from './scenarios/rate-limit.mjs';
 import { selfServiceScenarios } from './scenarios/self-service.mjs';
 import { tupleScenarios } from './scenarios/tuples.mjs';
 import { uiScenarios } from './scenarios/ui.mjs';
@@ -86,4 +90,5 @@ export const scenarios = [
   ...oauthScenarios,
   ...selfServiceScenarios,
   ...uiScenarios,
+  ...rateLimitScenarios,
 ];

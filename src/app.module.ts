@@ -17,6 +17,7 @@ import { KeysModule } from './keys/keys.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { SelfServiceModule } from './self-service/self-service.module.js';
 import { TuplesModule } from './tuples/tuples.module.js';
 import { UiModule } from './ui/ui.module.js';
@@ -34,6 +35,7 @@ export class AppModule {
         ApiDescriptionModule,
         HealthModule,
         MetricsModule,
+        RateLimitModule,
         TuplesModule,
         ClientsModule,
         KeysModule,

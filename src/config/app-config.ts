@@ -23,6 +23,7 @@ export interface AppConfig {
   readonly passwordPolicy: PasswordPolicyConfig;
   readonly courier: CourierConfig;
   readonly ui: UiConfig;
+  readonly rateLimit: RateLimitConfig;
 }
 
 export interface HttpConfig {
@@ -274,6 +275,32 @@ export interface UiConfig {
   readonly primaryColor: string;
   /** A folder whose `<page>.hbs` files replace the built-in templates. */
   readonly templatesDir: string | undefined;
+}
+
+/** The hosted offer's plans; the legacy names `essential` and `scale` are read as `production` and `growth`. */
+export type RateLimitPlan = 'off' | 'developer' | 'production' | 'growth' | 'enterprise';
+export type RateLimitEnvironment = 'production' | 'staging' | 'development';
+
+/** Limits arranged on request for one bucket, in place of the plan's. */
+export interface RateLimitOverride {
+  /** The bucket as the plan tables write it: `*`, or an optional method and a path pattern. */
+  readonly bucket: string;
+  readonly burstRps: number;
+  readonly sustainedRpm: number;
+}
+
+/** Project rate limits (src/rate-limit). Inflight rules apply whatever the plan. */
+export interface RateLimitConfig {
+  /** `off`: no project limits. */
+  readonly plan: RateLimitPlan;
+  readonly environment: RateLimitEnvironment;
+  /** The project the counters are kept under (instances sharing a Redis share a project's counters). */
+  readonly project: string;
+  readonly overrides: readonly RateLimitOverride[];
+  /** CIDR blocks whose requests get the limits of the next plan up, counted apart. */
+  readonly trustedIps: readonly string[];
+  /** `on`: the inflight rules as published; `report-only`: enforced ones only log too; `off`: none. */
+  readonly inflight: 'on' | 'report-only' | 'off';
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

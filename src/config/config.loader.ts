@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,9 @@ import type {
   NamespaceConfig,
   NodeEnv,
   PasswordPolicyConfig,
+  RateLimitConfig,
+  RateLimitOverride,
+  RateLimitPlan,
   SmtpConnectionConfig,
 } from './app-config.js';
 import { ConfigError } from './config.error.js';
@@ -112,6 +116,12 @@ const KNOWN_KEYS = [
   'UI_LOGO_URL',
   'UI_PRIMARY_COLOR',
   'UI_TEMPLATES_DIR',
+  'RATE_LIMIT_PLAN',
+  'RATE_LIMIT_ENVIRONMENT',
+  'RATE_LIMIT_PROJECT',
+  'RATE_LIMIT_OVERRIDES',
+  'RATE_LIMIT_TRUSTED_IPS',
+  'RATE_LIMIT_INFLIGHT',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -276,7 +286,88 @@ export function loadConfig(env: Source, version: string): AppConfig {
       maxAttempts: int(read, 'COURIER_MAX_ATTEMPTS', 5, 1, 100),
       retryBaseDelayMs: int(read, 'COURIER_RETRY_BASE_DELAY_MS', 5000, 10, 3_600_000),
     },
+    rateLimit: rateLimit(read),
   };
+}
+
+/** The legacy plan names of the hosted offer, kept as aliases of the plans whose limits they share. */
+const RATE_LIMIT_PLANS: Readonly<Record<string, RateLimitPlan>> = {
+  off: 'off',
+  developer: 'developer',
+  production: 'production',
+  essential: 'production',
+  growth: 'growth',
+  scale: 'growth',
+  enterprise: 'enterprise',
+};
+const RATE_LIMIT_PROJECT = /^[A-Za-z0-9._-]{1,64}$/;
+/** An optional HTTP method, then `*` or an absolute path whose segments may be `*` (one) or a final `**` (any depth). */
+const RATE_LIMIT_BUCKET = /^(?:[A-Z]{3,7} )?(?:\*|\/|\/\*\*|(?:\/(?:\*|[^/*\s]+))+(?:\/\*\*)?)$/;
+const OVERRIDES_EXAMPLE = '[{"bucket": "/sessions/whoami", "burst_rps": 2000, "sustained_rpm": 60000}]';
+
+function rateLimit(read: Reader): RateLimitConfig {
+  const rawPlan = read('RATE_LIMIT_PLAN') ?? 'off';
+  const plan = RATE_LIMIT_PLANS[rawPlan];
+  if (plan === undefined)
+    throw new ConfigError('RATE_LIMIT_PLAN', `must be one of ${Object.keys(RATE_LIMIT_PLANS).join(', ')}, got "${rawPlan}"`);
+  const project = read('RATE_LIMIT_PROJECT') ?? 'default';
+  if (!RATE_LIMIT_PROJECT.test(project)) throw new ConfigError('RATE_LIMIT_PROJECT', 'must be 1 to 64 letters, digits or any of ._-');
+  return {
+    plan,
+    environment: oneOf(read, 'RATE_LIMIT_ENVIRONMENT', ['production', 'staging', 'development'] as const, 'production'),
+    project,
+    overrides: rateLimitOverrides(read, 'RATE_LIMIT_OVERRIDES'),
+    trustedIps: cidrList(read, 'RATE_LIMIT_TRUSTED_IPS'),
+    inflight: oneOf(read, 'RATE_LIMIT_INFLIGHT', ['on', 'report-only', 'off'] as const, 'on'),
+  };
+}
+
+/** `RATE_LIMIT_OVERRIDES`: a JSON or YAML list of `{bucket, burst_rps, sustained_rpm}`, one entry per bucket. */
+function rateLimitOverrides(read: Reader, key: Key): RateLimitOverride[] {
+  const raw = read(key);
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(raw);
+  } catch {
+    throw new ConfigError(key, `must be a JSON or YAML list such as ${OVERRIDES_EXAMPLE}`);
+  }
+  const text = JSON.stringify(parsed ?? []);
+  const buckets = new Set<string>();
+  return jsonListOfObjects(() => text, key, OVERRIDES_EXAMPLE, ['bucket', 'burst_rps', 'sustained_rpm']).map((entry, index) => {
+    const { bucket, burst_rps: burst, sustained_rpm: sustained } = entry;
+    if (typeof bucket !== 'string' || !RATE_LIMIT_BUCKET.test(bucket)) {
+      throw new ConfigError(
+        key,
+        `entry ${index}: bucket must be "*" or a path pattern such as "/sessions/whoami", "POST /admin/recovery/*" or "/scim/**"`,
+      );
+    }
+    for (const [name, value] of [
+      ['burst_rps', burst],
+      ['sustained_rpm', sustained],
+    ] as const) {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 1_000_000_000) {
+        throw new ConfigError(key, `entry ${index} (${bucket}): ${name} must be a whole number between 1 and 1000000000`);
+      }
+    }
+    if (buckets.has(bucket)) throw new ConfigError(key, `the bucket "${bucket}" is listed twice`);
+    buckets.add(bucket);
+    return { bucket, burstRps: burst as number, sustainedRpm: sustained as number };
+  });
+}
+
+/** A comma-separated list of CIDR blocks (a bare address counts as a block of one). */
+function cidrList(read: Reader, key: Key): string[] {
+  return list(read, key).map((item) => {
+    const [address = '', bits, extra] = item.split('/');
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : -1;
+    if (family === 0 || extra !== undefined || prefix < 0 || prefix > max) {
+      throw new ConfigError(key, `"${item}" is not a CIDR block such as 10.0.0.0/8 or 2001:db8::/32`);
+    }
+    return `${address}/${prefix}`;
+  });
 }
 
 /** Kratos' defaults (8 characters, similarity check on) plus a generous maximum: we hash with argon2id, not bcrypt. */

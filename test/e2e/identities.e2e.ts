@@ -386,7 +386,7 @@ describe('PUT /identities/{id}', () => {
     expectError(await app.admin.put(`/identities/${identity.id}`, { json: { schema_id: 'nope', traits: {} } }), 400, 'unknown_schema');
   });
 
-  it('does not interleave 20 concurrent writes: the final state is one accepted body, losers get 409 concurrent_update', async () => {
+  it('does not interleave 20 concurrent writes: the final state is one accepted body, losers get 429 (inflight rule) or 409 concurrent_update', async () => {
     const identity = await create({ email: uniqueEmail() });
     const bodies = Array.from({ length: 20 }, (_, i) => ({
       traits: { email: `race-${i}-${identity.id}@example.com`, username: `racer${i}x${Date.now()}`, name: { first: `n${i}` } },
@@ -394,7 +394,12 @@ describe('PUT /identities/{id}', () => {
     const responses = await Promise.all(bodies.map((json) => app.admin.put<WireIdentity>(`/identities/${identity.id}`, { json })));
     const accepted = responses.flatMap((response, i) => (response.status === 200 ? [bodies[i]!] : []));
     expect(accepted.length).toBeGreaterThan(0);
-    for (const response of responses.filter((r) => r.status !== 200)) expectError(response, 409, 'concurrent_update');
+    // The inflight rule (docs/rate-limits.md) refuses a write while another to the same identity is in
+    // flight; the row lock refuses what slips past it.
+    for (const response of responses.filter((r) => r.status !== 200)) {
+      if (response.status === 429) expectError(response, 429, 'too_many_requests');
+      else expectError(response, 409, 'concurrent_update');
+    }
 
     const final = (await app.admin.get<WireIdentity>(`/identities/${identity.id}`)).body;
     const winner = accepted.find((body) => isDeepStrictEqual(body.traits, final.traits));

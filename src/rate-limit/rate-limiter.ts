@@ -1,0 +1,162 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sha256Hex } from '../common/crypto/digest.js';
+import { sendError } from '../common/errors/error-response.js';
+import { listenerOf } from '../common/http/listener.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { INFLIGHT_EXEMPT_METHODS, INFLIGHT_RULES, type InflightRule } from './inflight-rules.js';
+import { RateLimitError } from './rate-limit.errors.js';
+import { rateLimitMetrics, type RateLimitMetrics } from './rate-limit.metrics.js';
+import type { StorageRecord } from './memory-throttler-storage.js';
+import { RateLimitPolicy } from './rate-limit-policy.js';
+import { RateLimitStores } from './rate-limit-stores.js';
+import { requestPathOf, type RequestPath } from './request-path.js';
+
+const BURST_WINDOW_MS = 1000;
+const SUSTAINED_WINDOW_MS = 60_000;
+
+/** The inflight key a request holds, released when its response is sent. */
+const HELD_KEY = Symbol('latchkey.inflight');
+interface HeldKey {
+  readonly key: string;
+  readonly token: string;
+}
+type WithHeldKey = FastifyRequest & { [HELD_KEY]?: HeldKey };
+
+/**
+ * The project rate limits and the inflight rules, as Fastify hooks: the hot routes are plain Fastify
+ * routes, so a Nest guard would miss them. Limits are checked on `onRequest`, on the URL as it arrived
+ * (before the admin listener's `/admin` rewrite) and before the body is read, so nothing behind a
+ * refused request runs. Inflight rules run on `preHandler`, once the body is parsed, because the key
+ * of recovery submissions holds the submitted e-mail address. When the counters cannot be reached the
+ * request goes through unchecked (fail open) and `rate_limit_storage_errors_total` counts it: an outage
+ * of Redis must not become an outage of the service.
+ */
+@Injectable()
+export class RateLimiter implements OnModuleInit {
+  private readonly policy: RateLimitPolicy;
+  private readonly metrics: RateLimitMetrics = rateLimitMetrics();
+  private readonly logger = new Logger('RateLimit');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly stores: RateLimitStores,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    this.policy = new RateLimitPolicy(config.rateLimit);
+  }
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    // With the plan off no hook is added, so the limits cost nothing.
+    if (this.policy.enabled) fastify.addHook('onRequest', (request, reply) => this.limit(request, reply));
+    if (this.config.rateLimit.inflight === 'off') return;
+    fastify.addHook('preHandler', (request, reply) => this.inflight(request, reply));
+    fastify.addHook('onSend', (request, _reply, payload, done) => {
+      this.releaseHeld(request as WithHeldKey);
+      done(null, payload);
+    });
+  }
+
+  /** Resolves with the reply when it refused the request (Fastify then stops), else with nothing. */
+  private async limit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const path = requestPathOf(listenerOf(request.raw), request.originalUrl);
+    if (path === undefined) return undefined;
+    // Fastify answers HEAD with the GET route's handler: it spends the GET bucket, or HEAD would dodge it.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const bucket = this.policy.bucketFor(method, path, this.policy.isTrusted(request.ip));
+    const counters = this.stores.counters;
+    let burst: StorageRecord;
+    let sustained: StorageRecord;
+    try {
+      [burst, sustained] = await Promise.all([
+        counters.increment(bucket.counterKey, BURST_WINDOW_MS, bucket.burstRps, BURST_WINDOW_MS, 'burst'),
+        counters.increment(bucket.counterKey, SUSTAINED_WINDOW_MS, bucket.sustainedRpm, SUSTAINED_WINDOW_MS, 'sustained'),
+      ]);
+    } catch (error) {
+      this.storageFailed(error);
+      return undefined;
+    }
+    void reply.header('ratelimit-policy', bucket.policyHeader);
+    void reply.header(
+      'ratelimit',
+      `"burst";${remaining(bucket.burstRps, burst)}, "sustained";${remaining(bucket.sustainedRpm, sustained)}`,
+    );
+    if (!burst.isBlocked && !sustained.isBlocked) return undefined;
+    const retryAfter = Math.max(1, burst.isBlocked ? burst.timeToBlockExpire : 0, sustained.isBlocked ? sustained.timeToBlockExpire : 0);
+    this.metrics.limited.inc({ bucket: bucket.name });
+    sendError(request, reply, RateLimitError.limitExceeded(bucket.name, retryAfter), this.config.errors.exposeInternal);
+    return reply;
+  }
+
+  /** Resolves with the reply when an enforced rule refused the request, else with nothing. */
+  private async inflight(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    if (INFLIGHT_EXEMPT_METHODS.has(request.method)) return undefined;
+    const path = requestPathOf(listenerOf(request.raw), request.originalUrl);
+    const rule = path === undefined ? undefined : inflightRuleFor(request.method, path);
+    if (path === undefined || rule === undefined) return undefined;
+    const key = this.inflightKey(rule, path, request);
+    let token: string | undefined;
+    try {
+      token = await this.stores.inflight.acquire(key);
+    } catch (error) {
+      this.storageFailed(error);
+      return undefined;
+    }
+    if (token !== undefined) {
+      (request as WithHeldKey)[HELD_KEY] = { key, token };
+      return undefined;
+    }
+    const action = this.config.rateLimit.inflight === 'report-only' ? 'report-only' : rule.action;
+    this.metrics.inflightViolations.inc({ rule: rule.pattern.source, action });
+    this.logger.warn({ msg: 'inflight rule violated', rule: rule.pattern.source, action, key, reqId: request.id });
+    if (action === 'report-only') return undefined;
+    sendError(request, reply, RateLimitError.concurrentRequest(), this.config.errors.exposeInternal);
+    return reply;
+  }
+
+  /**
+   * `{project}:{path}`; for recovery `{project}:{path}/{e-mail or flow id}`, the e-mail folded to lower
+   * case and kept as a digest so that neither Redis nor the logs hold the address. Paths are folded to
+   * lower case too: identity ids are UUIDs, and `…/ABC` must not dodge the key of `…/abc`.
+   */
+  private inflightKey(rule: InflightRule, path: RequestPath, request: FastifyRequest): string {
+    const prefix = `latchkey:inflight:${this.config.rateLimit.project}:${path.hosted.toLowerCase()}`;
+    if (rule.key === 'path') return prefix;
+    const body = request.body as Record<string, unknown> | undefined;
+    const query = request.query as Record<string, unknown> | undefined;
+    const email = typeof body?.['email'] === 'string' ? body['email'].trim().toLowerCase() : '';
+    const flow = typeof query?.['flow'] === 'string' ? query['flow'].toLowerCase() : '';
+    const subject = email !== '' ? `email:${email}` : `flow:${flow}`;
+    return `${prefix}/${sha256Hex(subject).slice(0, 32)}`;
+  }
+
+  private releaseHeld(request: WithHeldKey): void {
+    const held = request[HELD_KEY];
+    if (held === undefined) return;
+    request[HELD_KEY] = undefined;
+    this.stores.inflight.release(held.key, held.token).catch((error: unknown) => this.storageFailed(error));
+  }
+
+  private storageFailed(error: unknown): void {
+    this.metrics.storageErrors.inc();
+    this.stores.warnUnreachable(error);
+  }
+}
+
+function inflightRuleFor(method: string, path: RequestPath): InflightRule | undefined {
+  const admin = path.listener === 'admin';
+  return INFLIGHT_RULES.find(
+    (rule) => rule.methods.has(method) && (admin || !rule.pattern.adminOnly) && rule.pattern.matches(method, path.hosted),
+  );
+}
+
+/** `r` (requests left) and `t` (seconds until the window resets, or the block ends) of the RateLimit field. */
+function remaining(
+  limit: number,
+  record: { totalHits: number; timeToExpire: number; isBlocked: boolean; timeToBlockExpire: number },
+): string {
+  const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;
+  return `r=${Math.max(0, limit - record.totalHits)};t=${Math.max(0, reset)}`;
+}
