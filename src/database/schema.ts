@@ -9,6 +9,7 @@ import { CreateSelfService1763800007000 } from '../../migrations/1763800007000-c
 import { CreateCourier1763800008000 } from '../../migrations/1763800008000-create-courier.js';
 import { CreateIdentityVerificationTokens1763800008100 } from '../../migrations/1763800008100-create-identity-verification-tokens.js';
 import { FlowsIdentityIndexPartial1763800009000 } from '../../migrations/1763800009000-flows-identity-index-partial.js';
+import { IdentityState1764000400000 } from '../../migrations/1764000400000-identity-state.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
 import { ConsentRequestEntity } from '../consent/entities/consent-request.entity.js';
 import { LoginRequestEntity } from '../consent/entities/login-request.entity.js';
@@ -79,4 +80,5 @@ export const MIGRATIONS: Function[] = [
   CreateCourier1763800008000,
   CreateIdentityVerificationTokens1763800008100,
   FlowsIdentityIndexPartial1763800009000,
+  IdentityState1764000400000,
 ];
