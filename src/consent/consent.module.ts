@@ -21,7 +21,11 @@ import { SubjectAccessObserver } from './subject-access-observer.js';
 
 /** Login, consent and logout requests handed to external apps; remembered login sessions and consents. */
 @Module({
-  imports: [ClientsModule, IdentitiesModule, TypeOrmModule.forFeature([LoginSessionEntity, LoginRequestEntity, ConsentRequestEntity, LogoutRequestEntity])],
+  imports: [
+    ClientsModule,
+    IdentitiesModule,
+    TypeOrmModule.forFeature([LoginSessionEntity, LoginRequestEntity, ConsentRequestEntity, LogoutRequestEntity]),
+  ],
   controllers: [ConsentAdminController],
   providers: [
     ConsentFlowService,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -95,6 +96,8 @@ export interface IdentityWrite {
   readonly state?: IdentityState;
   /** The derived verifiable addresses are known to belong to the identity (asserted by a trusted directory). */
   readonly addressesVerified?: boolean;
+  /** An update that would change nothing writes nothing (a repeated directory event leaves `updated_at` alone). */
+  readonly onlyIfChanged?: boolean;
 }
 
 /** A password credential found by login identifier (see `passwordCredentialRead`), with its identity. */
@@ -173,7 +176,14 @@ export class IdentitiesRepository {
       // One connection: queries inside a transaction run one after the other.
       const verifiable = await manager.find(IdentityVerifiableAddressEntity, { where: { identityId: id } });
       const recovery = await manager.find(IdentityRecoveryAddressEntity, { where: { identityId: id } });
-      await manager.update(IdentityEntity, { id }, { schemaId: write.schemaId, traits: write.traits, state, stateChangedAt, updatedAt: now });
+      if (write.onlyIfChanged === true && unchanged(current, write, state, verifiable)) {
+        return { identity: current, verifiableAddresses: ordered(verifiable), recoveryAddresses: ordered(recovery) };
+      }
+      await manager.update(
+        IdentityEntity,
+        { id },
+        { schemaId: write.schemaId, traits: write.traits, state, stateChangedAt, updatedAt: now },
+      );
       await manager.delete(IdentityCredentialIdentifierEntity, { identityId: id });
       await this.insertIdentifiers(manager, id, write.derived);
       const verifiableAddresses = await this.syncVerifiable(manager, id, verifiable, write, now);
@@ -442,6 +452,17 @@ function toRecord(row: IdentityRow): IdentityRecord {
     }),
   );
   return { identity, verifiableAddresses: ordered(verifiableAddresses), recoveryAddresses: ordered(recoveryAddresses) };
+}
+
+/** Whether `write` would leave the identity as it is: schema, traits, state, and (when asserted) verified addresses. */
+function unchanged(
+  current: IdentityEntity,
+  write: IdentityWrite,
+  state: IdentityState,
+  verifiable: readonly IdentityVerifiableAddressEntity[],
+): boolean {
+  if (current.schemaId !== write.schemaId || current.state !== state || !isDeepStrictEqual(current.traits, write.traits)) return false;
+  return write.addressesVerified !== true || verifiable.every((address) => address.verified);
 }
 
 interface AddressRow {

@@ -101,14 +101,24 @@ export class IdentitiesService {
     );
   }
 
-  /** Replaces traits and state (the schema stays unless named) in the caller's transaction; see `replace`. */
+  /**
+   * Replaces traits and state (the schema stays unless named) in the caller's transaction; see
+   * `replace`. An update that changes nothing writes nothing.
+   */
   replaceWithin(manager: EntityManager, id: string, write: ProvisionedIdentity): Promise<IdentityRecord> {
     return this.repository.replace(
       id,
       (current) => {
         const schema = this.schemas.resolve(write.schemaId ?? current.schemaId);
         const derived = schema.validate(write.traits);
-        return { schemaId: schema.id, traits: write.traits, derived, state: write.state, addressesVerified: write.addressesVerified };
+        return {
+          schemaId: schema.id,
+          traits: write.traits,
+          derived,
+          state: write.state,
+          addressesVerified: write.addressesVerified,
+          onlyIfChanged: true,
+        };
       },
       manager,
     );
@@ -121,7 +131,7 @@ export class IdentitiesService {
       (current) => {
         const traits = current.traits as Record<string, unknown>;
         const schema = this.schemas.resolve(current.schemaId);
-        return { schemaId: schema.id, traits, derived: schema.validate(traits), state };
+        return { schemaId: schema.id, traits, derived: schema.validate(traits), state, onlyIfChanged: true };
       },
       manager,
     );
@@ -155,6 +165,11 @@ export class IdentitiesService {
       identifiers: derived.identifiers.map((entry) => entry.identifier),
       addresses: [...derived.verifiableAddresses, ...derived.recoveryAddresses].map((address) => `${address.via}:${address.value}`),
     };
+  }
+
+  /** The id a schema id resolves to: itself when it exists, the default schema's when absent (400 when unknown). */
+  resolvedSchemaId(schemaId: string | undefined): string {
+    return this.schemas.resolve(schemaId).id;
   }
 
   /** The identity's schema document (for building forms from it); the default schema when absent. */

@@ -127,6 +127,11 @@ export class TuplesRepository {
     await manager.query(STATEMENTS.insert, [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey]);
   }
 
+  /** Deletes a subject's tuples in one namespace (served by the subject index), in the caller's transaction. */
+  async deleteSubjectWithin(manager: EntityManager, namespaceId: number, subjectKey: string): Promise<void> {
+    await manager.query('DELETE FROM relation_tuples WHERE namespace_id = $1 AND subject_key = $2', [namespaceId, subjectKey]);
+  }
+
   /**
    * Deletes the tuples of (namespace, object, relation), only those of one subject when given; in the
    * caller's transaction when one is given.

@@ -181,6 +181,13 @@ export class TuplesService {
     await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey }, manager);
   }
 
+  /** Deletes every tuple of the namespace whose subject is this subject id, in the caller's transaction. */
+  async deleteSubjectWithin(manager: EntityManager, namespace: string, subjectId: string): Promise<void> {
+    const namespaceId = this.namespaces.idOf(this.knownNamespace(namespace, 'namespace'))!;
+    const subjectKey = encodeSubject(parseSubject(subjectId, 'subject'), this.namespaces);
+    if (subjectKey !== undefined) await this.repository.deleteSubjectWithin(manager, namespaceId, subjectKey);
+  }
+
   /** Drops cached checks on every instance after writes made in another context's transaction. */
   changesCommitted(): Promise<void> {
     return this.cache.invalidate();
