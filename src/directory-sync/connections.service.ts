@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box.js';
 import type { Page } from '../common/pagination/page.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -39,6 +39,7 @@ export interface VerifyingConnection {
  */
 @Injectable()
 export class ConnectionsService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('DirectorySync');
   private readonly box: SecretBox;
   private readonly graceMs: number;
 
@@ -57,7 +58,16 @@ export class ConnectionsService implements OnApplicationBootstrap {
     this.notifier.subscribe(CONNECTIONS_TOPIC, (namespace) => {
       if (namespace !== '*') this.tuples.ensureNamespace(namespace, 'groups_namespace');
     });
-    for (const namespace of await this.repository.groupsNamespaces()) this.tuples.ensureNamespace(namespace, 'groups_namespace');
+    // Before the migrations ran (MIGRATE_ON_START=false) there is no table yet: each delivery makes its
+    // connection's namespace known anyway (forDelivery).
+    const namespaces = await this.repository.groupsNamespaces().catch((error: unknown) => {
+      this.logger.warn({
+        msg: 'groups namespaces of directory-sync connections not loaded',
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return [];
+    });
+    for (const namespace of namespaces) this.tuples.ensureNamespace(namespace, 'groups_namespace');
   }
 
   async create(body: CreateConnectionDto): Promise<ConnectionWithSecret> {
@@ -116,6 +126,7 @@ export class ConnectionsService implements OnApplicationBootstrap {
   /** The connection and the secrets that verify its deliveries now; 404 when it does not exist. */
   async forDelivery(id: string, now: Date): Promise<VerifyingConnection> {
     const sealed = await this.repository.getSealed(id);
+    this.tuples.ensureNamespace(sealed.groupsNamespace, 'groups_namespace');
     const secrets = [this.box.openString(sealed.secretSealed, id)];
     if (sealed.previousSecretSealed !== null && sealed.previousSecretExpiresAt !== null && sealed.previousSecretExpiresAt > now) {
       secrets.push(this.box.openString(sealed.previousSecretSealed, id));
