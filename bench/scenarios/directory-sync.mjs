@@ -55,9 +55,11 @@ export const directorySyncScenarios = [
         const headers = ctx.adminHeaders;
         return {
           flow: async () => {
+            // This flow's own number: the others move `sequence` on while it awaits.
             sequence += 1;
+            const flow = sequence;
             for (let index = 0; index < BATCH; index += 1) {
-              const email = `admin-${run}-${sequence}-${index}@example.com`;
+              const email = `admin-${run}-${flow}-${index}@example.com`;
               await post(
                 ctx.urls.admin,
                 '/identities',

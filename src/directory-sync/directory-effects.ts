@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error.js';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { IdentitiesService, type ProvisionedIdentity } from '../identities/identities.service.js';
@@ -15,7 +16,7 @@ import { defaultTraitsMapping, mapTraits, type TraitsMapping } from './traits-ma
 const MEMBER = 'member';
 
 /** What applying one event did, for its log entry and for the caches to drop after the commit. */
-export interface EffectResult {
+interface EffectResult {
   readonly outcome: Extract<EventOutcome, 'applied' | 'duplicate'>;
   readonly errorCode: string | null;
   /** Identities written (updated, deactivated, deleted): caches drop them once committed. */
@@ -24,7 +25,7 @@ export interface EffectResult {
 }
 
 /** One event as it arrived: which delivery, when, signed at which timestamp. */
-export interface ReceivedEvent {
+interface ReceivedEvent {
   readonly connection: DirectoryConnectionEntity;
   readonly event: DirectoryEvent;
   /** The delivery's signature timestamp (ms): events about one user apply in this order. */
@@ -32,13 +33,35 @@ export interface ReceivedEvent {
   readonly receivedAt: Date;
 }
 
+/** A verified delivery: its events, and the digest of its (t, s) that recognises a replay. */
+export interface Delivery {
+  readonly connection: DirectoryConnectionEntity;
+  readonly signatureDigest: string;
+  readonly events: readonly DirectoryEvent[];
+  readonly timestampMs: number;
+  readonly receivedAt: Date;
+}
+
+/** How many events of a delivery ended each way. */
+export type DeliverySummary = Readonly<Record<EventOutcome, number>>;
+
+/** What a committed delivery did: the summary, and what caches must drop. */
+export interface DeliveryResult {
+  readonly summary: DeliverySummary;
+  readonly identities: ReadonlySet<string>;
+  readonly tuplesChanged: boolean;
+}
+
 /**
  * Applies directory events to identities (through IdentitiesService) and group memberships (through
- * TuplesService). Every effect of one event, and its log entry, commit in one transaction; an event
- * that fails rolls back whole and is thrown to the caller, which logs it `failed`.
+ * TuplesService). A delivery is one transaction: its replay record, the effects of its events and
+ * their log entries commit together, once (one commit for a batch of 50, not 50). Each event runs
+ * behind a savepoint: one that fails is rolled back alone, logged `failed`, and the rest still apply,
+ * so every effect of one event is applied whole or not at all.
  */
 @Injectable()
 export class DirectoryEffects {
+  private readonly logger = new Logger('DirectorySync');
   private readonly defaultMappings = new Map<string, TraitsMapping>();
 
   constructor(
@@ -48,11 +71,42 @@ export class DirectoryEffects {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  apply(received: ReceivedEvent): Promise<EffectResult> {
+  applyDelivery(delivery: Delivery): Promise<DeliveryResult> {
+    const { connection, timestampMs, receivedAt } = delivery;
+    const received = delivery.events.map((event): ReceivedEvent => ({ connection, event, timestampMs, receivedAt }));
     return this.ledger.transaction(async (manager) => {
-      const result = await this.effects(manager, received);
-      await this.ledger.log([logEntry(received, result.outcome, result.errorCode)], manager);
-      return result;
+      const summary: Record<EventOutcome, number> = { applied: 0, duplicate: 0, rejected: 0, failed: 0 };
+      const identities = new Set<string>();
+      let tuplesChanged = false;
+      if (!(await this.ledger.claimDelivery(manager, connection.id, delivery.signatureDigest, receivedAt))) {
+        await this.ledger.log(
+          received.map((entry) => logEntry(entry, 'duplicate', null)),
+          manager,
+        );
+        return { summary: { ...summary, duplicate: received.length }, identities, tuplesChanged };
+      }
+      const userIds = received.filter(({ event }) => event.kind.startsWith('user.')).map(({ event }) => event.userId!);
+      await this.ledger.lockUsers(manager, connection.id, userIds);
+      const entries = [];
+      for (const [index, entry] of received.entries()) {
+        await this.ledger.savepoint(manager, index === 0);
+        try {
+          const result = await this.effects(manager, entry);
+          summary[result.outcome] += 1;
+          for (const id of result.identities) identities.add(id);
+          tuplesChanged ||= result.tuplesChanged;
+          entries.push(logEntry(entry, result.outcome, result.errorCode));
+        } catch (error) {
+          await this.ledger.rollbackToSavepoint(manager);
+          summary.failed += 1;
+          entries.push(logEntry(entry, 'failed', error instanceof AppError ? error.code : 'internal_error'));
+          if (!(error instanceof AppError)) {
+            this.logger.error({ msg: 'directory event failed', connection_id: connection.id, event: entry.event.kind }, error);
+          }
+        }
+      }
+      await this.ledger.log(entries, manager);
+      return { summary, identities, tuplesChanged };
     });
   }
 
@@ -76,13 +130,12 @@ export class DirectoryEffects {
   }
 
   /**
-   * Creates, updates, deactivates or deletes the linked identity. Events about one user wait for each
-   * other (a lock until commit) and an event older than the last applied one is skipped, so the last
-   * event of a burst wins whatever order they arrive in.
+   * Creates, updates, deactivates or deletes the linked identity. Deliveries about one user wait for
+   * each other (`lockUsers`, until commit) and an event older than the last applied one is skipped, so
+   * the last event of a burst wins whatever order they arrive in.
    */
   private async userEvent(manager: EntityManager, { connection, event, timestampMs, receivedAt }: ReceivedEvent): Promise<EffectResult> {
     const userId = event.userId!;
-    await this.ledger.lockUser(manager, connection.id, userId);
     const link = await this.ledger.findUserLink(manager, connection.id, userId);
     if (link !== null && Number(link.lastEventAt) > timestampMs) {
       return { outcome: 'duplicate', errorCode: DirectorySyncError.superseded().code, identities: [], tuplesChanged: false };
@@ -207,7 +260,7 @@ function applied(identities: readonly string[], tuplesChanged: boolean): EffectR
 }
 
 /** The log entry of an event: kind, ids, outcome, no body. */
-export function logEntry(received: ReceivedEvent, outcome: EventOutcome, errorCode: string | null) {
+function logEntry(received: ReceivedEvent, outcome: EventOutcome, errorCode: string | null) {
   const { event } = received;
   return {
     connectionId: received.connection.id,

@@ -8,6 +8,9 @@ import { DirectoryGroupLinkEntity } from './entities/directory-group-link.entity
 import { DirectoryUserLinkEntity } from './entities/directory-user-link.entity.js';
 import type { EventOutcome } from './event-outcome.js';
 
+/** One event's effects go back to this point when the event fails. */
+const SAVEPOINT = 'directory_sync_event';
+
 /** An event log entry before it is written. */
 export interface EventLogEntry {
   readonly connectionId: string;
@@ -34,11 +37,12 @@ export class SyncLedgerRepository {
   }
 
   /**
-   * Records an accepted delivery; false when the same (t, s) was accepted before, i.e. a replay.
-   * Committed on its own: a replay arriving while the original is still being applied is refused too.
+   * Records an accepted delivery in the caller's transaction; false when the same (t, s) was accepted
+   * before, i.e. a replay. A replay arriving while the original is still being applied waits on the
+   * unique key and is refused once the original commits.
    */
-  async claimDelivery(connectionId: string, signatureDigest: string, receivedAt: Date): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+  async claimDelivery(manager: EntityManager, connectionId: string, signatureDigest: string, receivedAt: Date): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
       `INSERT INTO directory_sync_deliveries (connection_id, signature_digest, received_at) VALUES ($1, $2, $3)
        ON CONFLICT DO NOTHING RETURNING 1`,
       [connectionId, signatureDigest, receivedAt],
@@ -47,13 +51,26 @@ export class SyncLedgerRepository {
   }
 
   /**
-   * Serialises every event about one directory user, across requests and instances, until the
-   * transaction ends: of a burst, each sees the previous one's result.
+   * Serialises every event about these directory users, across requests and instances, until the
+   * transaction ends: of a burst, each delivery sees the previous one's result. The locks are taken
+   * together in one order, so two deliveries naming the same users cannot deadlock on them.
    */
-  async lockUser(manager: EntityManager, connectionId: string, directoryUserId: string): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `directory-sync/user/${connectionId}/${directoryUserId}`,
-    ]);
+  async lockUsers(manager: EntityManager, connectionId: string, directoryUserIds: readonly string[]): Promise<void> {
+    if (directoryUserIds.length === 0) return;
+    await manager.query(
+      `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS keys`,
+      [directoryUserIds.map((id) => `directory-sync/user/${connectionId}/${id}`)],
+    );
+  }
+
+  /** Marks a point the transaction can return to, dropping the previous one (one round trip). */
+  async savepoint(manager: EntityManager, first: boolean): Promise<void> {
+    await manager.query(first ? `SAVEPOINT ${SAVEPOINT}` : `RELEASE SAVEPOINT ${SAVEPOINT}; SAVEPOINT ${SAVEPOINT}`);
+  }
+
+  /** Undoes everything since the last `savepoint`; the transaction goes on. */
+  async rollbackToSavepoint(manager: EntityManager): Promise<void> {
+    await manager.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
   }
 
   findUserLink(manager: EntityManager, connectionId: string, directoryUserId: string): Promise<DirectoryUserLinkEntity | null> {

@@ -6,7 +6,7 @@ import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import type { HttpResponse } from '../support/http.js';
 import { authorize, basic, createClient, token, type WireClient, type WireTokenResponse } from '../support/oauth.js';
-import { apiLogin, GOOD_PASSWORD, type FlowShape } from '../support/self-service.js';
+import { apiLogin, Browser, GOOD_PASSWORD, type FlowShape } from '../support/self-service.js';
 
 /**
  * Directory sync end to end: a test plays the directory-sync service, signing every delivery as it
@@ -467,6 +467,15 @@ describe('deactivation', () => {
     expect(login.status).toBe(400);
     const messages = ((login.body as unknown as FlowShape).ui.messages ?? []).map((message) => message.id);
     expect(messages).toContain(4010011);
+    // Recovery would sign it in: its link counts as invalid, and no session is issued.
+    const minted = await app.admin.post<{ recovery_link: string }>('/recovery/link', { json: { identity_id: identity.id } });
+    expect(minted.status).toBe(200);
+    const link = new URL(minted.body.recovery_link);
+    const browser = new Browser(app);
+    const follow = await browser.get(`${link.pathname}${link.search}`);
+    expect(follow.status).toBe(302);
+    expect(new URL(follow.headers.get('location')!).pathname).toBe(new URL(app.running.config.selfService.urls.recovery).pathname);
+    expect((await browser.get('/sessions/whoami')).status).toBe(401);
 
     // Reactivated by the directory, it can log in again.
     expect((await send(connection, event('user.updated', user('leaver', 'leaver@example.com')))).body).toMatchObject({ applied: 1 });
