@@ -340,6 +340,17 @@ describe('signature and envelope checks (S58)', () => {
     expect((await events(connection.id, '?outcome=duplicate'))[0]).toMatchObject({ event: 'user.created', object_id: 'replayed' });
   });
 
+  it('applies one of two identical deliveries sent at the same time', async () => {
+    const body = JSON.stringify(event('user.created', user('twice', 'twice@example.com')));
+    const header = signature(connection.secret, body);
+    const count = await identityCount();
+    const answers = await Promise.all([deliver(connection, body, header), deliver(connection, body, header)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers.map((answer) => answer.body.applied).sort()).toEqual([0, 1]);
+    expect(answers.map((answer) => answer.body.duplicate).sort()).toEqual([0, 1]);
+    expect(await identityCount()).toBe(count + 1);
+  });
+
   it('unknown connection 404, malformed envelope 400, other content type 415, oversized body 413: nothing applied', async () => {
     const count = await identityCount();
     const body = JSON.stringify(payload());
