@@ -603,3 +603,82 @@ describe('event log', () => {
     expect(await events(connection.id)).toHaveLength(0);
   });
 });
+
+describe('another schema: WEBHOOKS_TRAITS_MAPPING, unverified addresses, user.deleted deactivates', () => {
+  const EMPLOYEE = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: {
+      traits: {
+        type: 'object',
+        properties: {
+          work_email: {
+            type: 'string',
+            format: 'email',
+            'ory.sh/kratos': {
+              credentials: { password: { identifier: true } },
+              verification: { via: 'email' },
+              recovery: { via: 'email' },
+            },
+          },
+          given_name: { type: 'string' },
+          department: { type: 'string' },
+        },
+        required: ['work_email', 'department'],
+        additionalProperties: false,
+      },
+    },
+  };
+  let other: TestApp;
+
+  beforeAll(async () => {
+    other = await bootApp({
+      IDENTITY_SCHEMAS: JSON.stringify([{ id: 'employee', url: `base64://${Buffer.from(JSON.stringify(EMPLOYEE)).toString('base64')}` }]),
+      WEBHOOKS_TRAITS_MAPPING: JSON.stringify({
+        employee: { work_email: 'email', given_name: 'first_name', department: 'raw.department' },
+      }),
+      WEBHOOKS_VERIFY_ADDRESSES: 'false',
+    });
+  });
+
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  it('maps traits as configured, leaves addresses unverified, and deactivates on user.deleted', async () => {
+    const created = await other.admin.post<Connection & { secret: string }>('/directory-sync/connections', {
+      json: { name: 'Entra', schema_id: 'employee' },
+    });
+    expect(created.status).toBe(201);
+    const connection = created.body;
+    const post = async (payload: Payload): Promise<HttpResponse<Summary>> => {
+      const body = JSON.stringify(payload);
+      return other.public.post<Summary>(`/webhooks/directory-sync/${connection.id}`, {
+        rawBody: body,
+        headers: { 'content-type': 'application/json', 'service-signature': signature(connection.secret, body) },
+      });
+    };
+    const data = user('e-1', 'emp@example.com', { raw: { department: 'Finance' } });
+    expect((await post(event('user.created', data))).body).toMatchObject({ applied: 1 });
+    const rows = await queryDatabase<{ identity_id: string }>(
+      other.databaseUrl,
+      'SELECT identity_id FROM directory_sync_users WHERE directory_user_id = $1',
+      ['e-1'],
+    );
+    const identity = (await other.admin.get<Identity & { schema_id: string }>(`/identities/${rows[0]!.identity_id}`)).body;
+    expect(identity.schema_id).toBe('employee');
+    expect(identity.traits).toEqual({ work_email: 'emp@example.com', given_name: 'Ada', department: 'Finance' });
+    expect(identity.verifiable_addresses).toEqual([
+      expect.objectContaining({ value: 'emp@example.com', verified: false, status: 'pending' }),
+    ]);
+
+    // Without the required department the schema refuses the traits: failed, identity unchanged.
+    expect((await post(event('user.updated', user('e-1', 'emp@example.com')))).body).toMatchObject({ failed: 1 });
+    expect((await other.admin.get<Identity>(`/identities/${identity.id}`)).body.traits).toMatchObject({ department: 'Finance' });
+
+    expect((await post(event('user.deleted', data))).body).toMatchObject({ applied: 1 });
+    const after = (await other.admin.get<Identity>(`/identities/${identity.id}`)).body;
+    expect(after.state).toBe('inactive');
+    expect(after.traits).toEqual(identity.traits);
+  });
+});
