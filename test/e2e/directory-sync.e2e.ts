@@ -580,6 +580,45 @@ describe('groups', () => {
   });
 });
 
+describe('another instance on the same database', () => {
+  let second: TestApp;
+
+  beforeAll(async () => {
+    second = await bootApp({}, { databaseUrl: app.databaseUrl });
+  });
+
+  afterAll(async () => {
+    await second?.close();
+  });
+
+  /** Polls `second`'s /check until it answers `allowed` (announcements between instances are asynchronous). */
+  async function eventually(namespace: string, groupId: string, identityId: string, allowed: boolean): Promise<void> {
+    const query = new URLSearchParams({ namespace, object: groupId, relation: 'member', subject: identityId }).toString();
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const response = await second.admin.get<{ allowed: boolean }>(`/check?${query}`);
+      if (response.body.allowed === allowed || Date.now() > deadline) {
+        expect(response.body.allowed).toBe(allowed);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it("knows a new connection's groups namespace and sees membership changes made on the first", async () => {
+    const connection = await connect({ groups_namespace: 'crews' });
+    await send(connection, event('user.created', user('x-1', 'x1@example.com')));
+    const identity = await linkedIdentity(connection.id, 'x-1');
+    await eventually('crews', 'deck', identity.id, false);
+    await send(connection, event('group.user_added', { ...user('x-1', 'x1@example.com'), group: group('deck') }));
+    await eventually('crews', 'deck', identity.id, true);
+    await send(connection, event('group.user_removed', { ...user('x-1', 'x1@example.com'), group: group('deck') }));
+    await eventually('crews', 'deck', identity.id, false);
+    const listed = await second.admin.get<{ relation_tuples: unknown[] }>('/relation-tuples?namespace=crews');
+    expect(listed.status).toBe(200);
+  });
+});
+
 describe('event log', () => {
   it('lists received events newest first with limit/offset and Link, filters by outcome, and expires old entries', async () => {
     const connection = await connect();
