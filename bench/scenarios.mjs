@@ -40,6 +40,7 @@
 // After setup, every scenario gets one probe request; a non-2xx answer skips it (a fast 404 is not a
 // result), and more than 1% non-2xx during the load marks it ERRORS.
 
+import { directorySyncScenarios } from './scenarios/directory-sync.mjs';
 import { identityScenarios } from './scenarios/identities.mjs';
 import { oauthScenarios } from './scenarios/oauth.mjs';
 import { policyScenarios } from './scenarios/policies.mjs';
@@ -87,6 +88,7 @@ export const scenarios = [
   ...tupleScenarios,
   ...policyScenarios,
   ...identityScenarios,
+  ...directorySyncScenarios,
   ...oauthScenarios,
   ...selfServiceScenarios,
   ...uiScenarios,

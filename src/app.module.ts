@@ -11,6 +11,7 @@ import { ConsentModule } from './consent/consent.module.js';
 import { ConfigModule } from './config/config.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DirectorySyncModule } from './directory-sync/directory-sync.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IdentitiesModule } from './identities/identities.module.js';
 import { KeysModule } from './keys/keys.module.js';
@@ -45,6 +46,7 @@ export class AppModule {
         OAuthModule,
         SelfServiceModule,
         UiModule,
+        DirectorySyncModule,
         ...extraModules,
       ],
       providers: [

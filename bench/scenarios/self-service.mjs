@@ -19,10 +19,9 @@
 // answers read by Content-Length. fetch cost the bench process about 4.4 ms of CPU per login flow and
 // node:http about 2.4 ms on a loaded 2-core box, against about 1 ms for this client: a handicap of the
 // login side that is no overhead of the service.
-import { Buffer } from 'node:buffer';
-import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
+import { withConnection } from '../lean-http.mjs';
 
 // The service's argon2id parameters for this run (the defaults, set explicitly so both sides match).
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
@@ -36,81 +35,6 @@ const ARGON2_ENV = {
 };
 const PASSWORD = 'bench password that is long enough 1';
 const LOGIN_CONCURRENCY = 8;
-
-/** One kept-alive HTTP/1.1 connection, one request at a time; answers must carry Content-Length. */
-class Connection {
-  static open(url) {
-    const { hostname, port } = new URL(url);
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(Number(port), hostname, () => resolve(new Connection(socket, `${hostname}:${port}`)));
-      socket.once('error', reject);
-    });
-  }
-
-  constructor(socket, host) {
-    this.socket = socket;
-    this.host = host;
-    this.buffer = Buffer.alloc(0);
-    this.pending = undefined;
-    this.closed = false;
-    socket.setNoDelay(true);
-    socket.on('data', (chunk) => {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-      this.read();
-    });
-    const fail = (error) => {
-      this.closed = true;
-      this.pending?.reject(error ?? new Error('connection closed'));
-      this.pending = undefined;
-    };
-    socket.on('error', fail);
-    socket.on('close', () => fail());
-  }
-
-  request(method, path, body) {
-    return new Promise((resolve, reject) => {
-      if (this.closed) return reject(new Error('connection closed'));
-      this.pending = { resolve, reject };
-      const type = body === undefined ? '' : `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`;
-      this.socket.write(`${method} ${path} HTTP/1.1\r\nhost: ${this.host}\r\n${type}\r\n${body ?? ''}`);
-    });
-  }
-
-  read() {
-    const end = this.buffer.indexOf('\r\n\r\n');
-    if (this.pending === undefined || end < 0) return;
-    const head = this.buffer.subarray(0, end).toString('latin1');
-    const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
-    if (length === undefined) {
-      this.pending.reject(new Error(`no Content-Length in: ${head.split('\r\n')[0]}`));
-      this.pending = undefined;
-      this.socket.destroy();
-      return;
-    }
-    if (this.buffer.length < end + 4 + Number(length)) return;
-    const text = this.buffer.subarray(end + 4, end + 4 + Number(length)).toString('utf8');
-    this.buffer = this.buffer.subarray(end + 4 + Number(length));
-    const { resolve } = this.pending;
-    this.pending = undefined;
-    resolve({ status: Number(head.slice(9, 12)), text });
-  }
-}
-
-/** Connections to reuse, one per flow in progress (a closed one is dropped and replaced). */
-const idle = new Map();
-
-async function withConnection(baseUrl, work) {
-  const free = idle.get(baseUrl) ?? [];
-  idle.set(baseUrl, free);
-  let connection = free.pop();
-  while (connection?.closed) connection = free.pop();
-  connection ??= await Connection.open(baseUrl);
-  try {
-    return await work(connection);
-  } finally {
-    if (!connection.closed) free.push(connection);
-  }
-}
 
 async function createIdentity(ctx, email) {
   await ctx.admin('POST', '/identities', { traits: { email }, credentials: { password: { config: { password: PASSWORD } } } });

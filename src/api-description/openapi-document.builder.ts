@@ -111,6 +111,12 @@ export class OpenApiDocumentBuilder {
             name: 'X-Session-Token',
             description: 'A self-service session token (API clients).',
           },
+          serviceSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Service-Signature',
+            description: 't=<ms timestamp>,s=<hex HMAC-SHA256 of "t.body" with the connection secret>',
+          },
           sessionCookie: {
             type: 'apiKey',
             in: 'cookie',

@@ -512,4 +512,54 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
     query: [query('logout_challenge', true)],
   }),
   'POST /ui/oauth2/logout': pageForm('Confirm or cancel an OAuth2 logout request'),
+
+  // Directory sync
+  'POST /directory-sync/connections': {
+    summary: 'Create a directory-sync connection (its webhook secret is in this answer only)',
+    tag: 'directory-sync',
+    status: 201,
+    response: 'directorySyncConnection',
+  },
+  'GET /directory-sync/connections': {
+    summary: 'List directory-sync connections (limit/offset, Link)',
+    tag: 'directory-sync',
+    status: 200,
+    response: { type: 'array', items: { $ref: '#/components/schemas/directorySyncConnection' } },
+  },
+  'GET /directory-sync/connections/{id}': {
+    summary: 'Get a directory-sync connection (never its secret)',
+    tag: 'directory-sync',
+    status: 200,
+    response: 'directorySyncConnection',
+  },
+  'DELETE /directory-sync/connections/{id}': { summary: 'Delete a directory-sync connection', tag: 'directory-sync', status: 204 },
+  'POST /directory-sync/connections/{id}/secret': {
+    summary: 'Rotate the webhook secret (the previous one verifies for WEBHOOKS_SECRET_GRACE)',
+    tag: 'directory-sync',
+    status: 200,
+    response: 'directorySyncConnection',
+  },
+  'GET /directory-sync/connections/{id}/events': {
+    summary: "A connection's event log (limit/offset, outcome filter)",
+    tag: 'directory-sync',
+    status: 200,
+    response: { type: 'array', items: { type: 'object', required: ['outcome'], properties: { outcome: str } } },
+    query: [query('limit'), query('offset'), query('outcome')],
+  },
+  'POST /webhooks/directory-sync/{connectionId}': {
+    summary: 'Receive signed directory-sync events (one or a batch), applied before the answer',
+    tag: 'directory-sync',
+    status: 200,
+    response: {
+      type: 'object',
+      properties: {
+        applied: { type: 'integer' },
+        duplicate: { type: 'integer' },
+        rejected: { type: 'integer' },
+        failed: { type: 'integer' },
+      },
+    },
+    body: json({ oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] }),
+    security: [{ serviceSignature: [] }],
+  },
 };

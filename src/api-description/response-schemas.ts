@@ -230,4 +230,17 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   version: object({ version: string }),
   healthStatus: object({ status: string }),
   flushResult: anyObject,
+  directorySyncConnection: object(
+    {
+      id: string,
+      name: string,
+      schema_id: string,
+      groups_namespace: string,
+      on_deactivate: { enum: ['deactivate', 'delete'] },
+      webhook_url: string,
+      secret: { type: 'string', description: 'Only in the create and rotate answers.' },
+      created_at: dateTime,
+    },
+    ['id', 'name', 'on_deactivate', 'webhook_url', 'created_at'],
+  ),
 };

@@ -24,6 +24,7 @@ export interface AppConfig {
   readonly courier: CourierConfig;
   readonly ui: UiConfig;
   readonly rateLimit: RateLimitConfig;
+  readonly webhooks: WebhooksConfig;
 }
 
 export interface HttpConfig {
@@ -304,3 +305,22 @@ export interface RateLimitConfig {
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** The directory-sync webhook receiver (docs/directory-sync.md). */
+export interface WebhooksConfig {
+  /** How far a signature's timestamp may be from now, past or future. */
+  readonly toleranceSeconds: number;
+  /** How long a rotated-out secret keeps verifying. */
+  readonly secretGraceSeconds: number;
+  /** How long event log entries are kept. */
+  readonly eventRetentionSeconds: number;
+  /** How often expired log entries and replay records are deleted; 0 = never. */
+  readonly janitorIntervalSeconds: number;
+  /** Per identity schema id: trait path → path into the event's `data`. */
+  readonly traitsMapping: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Directory-asserted e-mail addresses are stored as verified. */
+  readonly verifyAddresses: boolean;
+  readonly bodyLimitBytes: number;
+  /** Deliveries of one connection applied at once by one instance; the rest wait their turn. */
+  readonly concurrency: number;
+}

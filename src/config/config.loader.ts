@@ -122,6 +122,14 @@ const KNOWN_KEYS = [
   'RATE_LIMIT_OVERRIDES',
   'RATE_LIMIT_TRUSTED_IPS',
   'RATE_LIMIT_INFLIGHT',
+  'WEBHOOKS_TOLERANCE',
+  'WEBHOOKS_SECRET_GRACE',
+  'WEBHOOKS_EVENT_RETENTION',
+  'WEBHOOKS_JANITOR_INTERVAL',
+  'WEBHOOKS_TRAITS_MAPPING',
+  'WEBHOOKS_VERIFY_ADDRESSES',
+  'WEBHOOKS_BODY_LIMIT',
+  'WEBHOOKS_CONCURRENCY',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -287,6 +295,16 @@ export function loadConfig(env: Source, version: string): AppConfig {
       retryBaseDelayMs: int(read, 'COURIER_RETRY_BASE_DELAY_MS', 5000, 10, 3_600_000),
     },
     rateLimit: rateLimit(read),
+    webhooks: {
+      toleranceSeconds: duration(read, 'WEBHOOKS_TOLERANCE', 300),
+      secretGraceSeconds: duration(read, 'WEBHOOKS_SECRET_GRACE', 24 * 3600, 0),
+      eventRetentionSeconds: duration(read, 'WEBHOOKS_EVENT_RETENTION', 30 * 24 * 3600),
+      janitorIntervalSeconds: read('WEBHOOKS_JANITOR_INTERVAL') === undefined ? 3600 : duration(read, 'WEBHOOKS_JANITOR_INTERVAL', 3600, 0),
+      traitsMapping: traitsMapping(read, 'WEBHOOKS_TRAITS_MAPPING'),
+      verifyAddresses: bool(read, 'WEBHOOKS_VERIFY_ADDRESSES', true),
+      bodyLimitBytes: byteSize(read, 'WEBHOOKS_BODY_LIMIT', 1024 * 1024),
+      concurrency: int(read, 'WEBHOOKS_CONCURRENCY', 4, 1, 256),
+    },
   };
 }
 
@@ -368,6 +386,39 @@ function cidrList(read: Reader, key: Key): string[] {
     }
     return `${address}/${prefix}`;
   });
+}
+
+/**
+ * `WEBHOOKS_TRAITS_MAPPING`: per identity schema id, which directory user field fills which trait,
+ * e.g. `{"employee": {"email": "email", "name.given": "first_name", "department": "raw.department"}}`.
+ * Keys are dotted trait paths, values dotted paths into the event's `data`.
+ */
+function traitsMapping(read: Reader, key: Key): Record<string, Record<string, string>> {
+  const raw = read(key);
+  if (raw === undefined) return {};
+  const example = '{"employee": {"email": "email", "name.given": "first_name"}}';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(key, `must be a JSON object such as ${example}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ConfigError(key, `must be a JSON object such as ${example}`);
+  const DOTTED = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+  const mapping: Record<string, Record<string, string>> = {};
+  for (const [schemaId, fields] of Object.entries(parsed)) {
+    if (fields === null || typeof fields !== 'object' || Array.isArray(fields))
+      throw new ConfigError(key, `"${schemaId}" must map trait paths to data paths`);
+    const entries = Object.entries(fields as Record<string, unknown>);
+    for (const [trait, source] of entries) {
+      if (!DOTTED.test(trait) || typeof source !== 'string' || !DOTTED.test(source)) {
+        throw new ConfigError(key, `"${schemaId}": "${trait}" must map a dotted trait path to a dotted data path`);
+      }
+    }
+    mapping[schemaId] = Object.fromEntries(entries) as Record<string, string>;
+  }
+  return mapping;
 }
 
 /** Kratos' defaults (8 characters, similarity check on) plus a generous maximum: we hash with argon2id, not bcrypt. */

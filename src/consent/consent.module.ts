@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientsModule } from '../clients/clients.module.js';
+import { IdentitiesModule } from '../identities/identities.module.js';
 import { ChallengeSealer } from './challenge-sealer.js';
 import { ConsentAdminController } from './consent-admin.controller.js';
 import { ConsentAdminService } from './consent-admin.service.js';
@@ -16,10 +17,15 @@ import { LoginRequestsRepository } from './login-requests.repository.js';
 import { LoginSessionsRepository } from './login-sessions.repository.js';
 import { LogoutHandOff } from './logout-hand-off.js';
 import { LogoutRequestsRepository } from './logout-requests.repository.js';
+import { SubjectAccessObserver } from './subject-access-observer.js';
 
 /** Login, consent and logout requests handed to external apps; remembered login sessions and consents. */
 @Module({
-  imports: [ClientsModule, TypeOrmModule.forFeature([LoginSessionEntity, LoginRequestEntity, ConsentRequestEntity, LogoutRequestEntity])],
+  imports: [
+    ClientsModule,
+    IdentitiesModule,
+    TypeOrmModule.forFeature([LoginSessionEntity, LoginRequestEntity, ConsentRequestEntity, LogoutRequestEntity]),
+  ],
   controllers: [ConsentAdminController],
   providers: [
     ConsentFlowService,
@@ -32,6 +38,7 @@ import { LogoutRequestsRepository } from './logout-requests.repository.js';
     LoginRequestsRepository,
     ConsentRequestsRepository,
     LogoutRequestsRepository,
+    SubjectAccessObserver,
   ],
   // ConsentAdminService: the built-in login, consent and logout pages (ui) answer requests as an app would.
   exports: [ConsentFlowService, ConsentAdminService],

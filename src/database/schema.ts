@@ -10,7 +10,14 @@ import { CreateCourier1763800008000 } from '../../migrations/1763800008000-creat
 import { CreateIdentityVerificationTokens1763800008100 } from '../../migrations/1763800008100-create-identity-verification-tokens.js';
 import { FlowsIdentityIndexPartial1763800009000 } from '../../migrations/1763800009000-flows-identity-index-partial.js';
 import { LogoutRequestHints1764000700000 } from '../../migrations/1764000700000-logout-request-hints.js';
+import { IdentityState1764000400000 } from '../../migrations/1764000400000-identity-state.js';
+import { CreateDirectorySync1764000401000 } from '../../migrations/1764000401000-create-directory-sync.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
+import { DirectoryConnectionEntity } from '../directory-sync/entities/directory-connection.entity.js';
+import { DirectoryDeliveryEntity } from '../directory-sync/entities/directory-delivery.entity.js';
+import { DirectoryEventEntity } from '../directory-sync/entities/directory-event.entity.js';
+import { DirectoryGroupLinkEntity } from '../directory-sync/entities/directory-group-link.entity.js';
+import { DirectoryUserLinkEntity } from '../directory-sync/entities/directory-user-link.entity.js';
 import { ConsentRequestEntity } from '../consent/entities/consent-request.entity.js';
 import { LoginRequestEntity } from '../consent/entities/login-request.entity.js';
 import { LoginSessionEntity } from '../consent/entities/login-session.entity.js';
@@ -66,6 +73,11 @@ export const ENTITIES: Function[] = [
   ErrorContainerEntity,
   LoginFailureEntity,
   CourierMessageEntity,
+  DirectoryConnectionEntity,
+  DirectoryUserLinkEntity,
+  DirectoryGroupLinkEntity,
+  DirectoryEventEntity,
+  DirectoryDeliveryEntity,
 ];
 
 export const MIGRATIONS: Function[] = [
@@ -81,4 +93,6 @@ export const MIGRATIONS: Function[] = [
   CreateIdentityVerificationTokens1763800008100,
   FlowsIdentityIndexPartial1763800009000,
   LogoutRequestHints1764000700000,
+  IdentityState1764000400000,
+  CreateDirectorySync1764000401000,
 ];

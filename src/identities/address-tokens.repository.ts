@@ -54,13 +54,15 @@ export class AddressTokensRepository {
 
   /**
    * Marks the unused recovery token with one of these HMACs, issued for that flow, as used. Undefined
-   * when there is none (unknown, used, or issued for another flow). Expiry is the caller's to judge.
+   * when there is none (unknown, used, or issued for another flow) or its identity is inactive (recovery
+   * signs in, which an inactive identity may not). Expiry is the caller's to judge.
    */
   async redeemRecoveryToken(hmacs: readonly string[], flowId: string): Promise<RedeemedToken | undefined> {
     const [rows]: [RedeemedRow[], number] = await this.dataSource.query(
-      `UPDATE identity_recovery_tokens SET used_at = now()
-        WHERE token_hmac = ANY($1) AND flow_id = $2 AND used_at IS NULL
-      RETURNING identity_id, recovery_address_id AS address_id, expires_at`,
+      `UPDATE identity_recovery_tokens t SET used_at = now()
+        WHERE t.token_hmac = ANY($1) AND t.flow_id = $2 AND t.used_at IS NULL
+          AND EXISTS (SELECT 1 FROM identities i WHERE i.id = t.identity_id AND i.state = 'active')
+      RETURNING t.identity_id, t.recovery_address_id AS address_id, t.expires_at`,
       [hmacs, flowId],
     );
     return redeemed(rows, new Date());

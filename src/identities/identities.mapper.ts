@@ -18,6 +18,8 @@ export function toIdentityResponse(record: IdentityRecord, issuer: string, passw
     schema_id: identity.schemaId,
     schema_url: schemaUrl(issuer, identity.schemaId),
     traits: identity.traits as Record<string, unknown>,
+    state: identity.state,
+    ...(identity.stateChangedAt === null ? {} : { state_changed_at: identity.stateChangedAt.toISOString() }),
     recovery_addresses: record.recoveryAddresses.map((address) => ({
       id: address.id,
       value: address.value,

@@ -6,6 +6,7 @@ import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.
 import { IdentitiesAdminController } from './identities-admin.controller.js';
 import { IdentitiesRepository } from './identities.repository.js';
 import { IdentitiesService } from './identities.service.js';
+import { IdentityLifecycle } from './identity-lifecycle.js';
 import { PasswordHashing } from './password-hashing.js';
 import { PasswordImport } from './password-import.js';
 import { RecoveryLinksAdminController } from './recovery-links-admin.controller.js';
@@ -24,11 +25,12 @@ import { SchemasPublicController } from './schemas-public.controller.js';
     IdentitiesService,
     IdentitiesRepository,
     IdentitySchemaRegistry,
+    IdentityLifecycle,
     PasswordHashing,
     PasswordImport,
     RecoveryLinksService,
     RecoveryTokensRepository,
   ],
-  exports: [IdentitiesService, AddressTokensService, PasswordHashing],
+  exports: [IdentitiesService, AddressTokensService, PasswordHashing, IdentityLifecycle],
 })
 export class IdentitiesModule {}

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -10,19 +11,23 @@ import { IdentityVerifiableAddressEntity } from './entities/identity-verifiable-
 import { IdentityEntity } from './entities/identity.entity.js';
 import { IdentitiesError } from './identities.errors.js';
 import type { IdentifierCondition } from './identity-list-filter.js';
+import { IdentityLifecycle } from './identity-lifecycle.js';
 import type { IdentityRecord } from './identity-record.js';
+import type { IdentityState } from './identity-state.js';
 import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js';
 import { type EmbeddedRead, pgPool } from '../database/named-statements.js';
 import { isForeignKeyViolation, SqlState, sqlStateOf, violatedConstraintOf } from '../database/sql-state.js';
 import { isUuid } from '../database/uuid.js';
 
 const PASSWORD = 'password';
+/** Kratos' status of a verified address. */
+const VERIFIED_STATUS = 'completed';
 
 /**
  * An identity with its addresses in one statement (the addresses as JSON arrays), for the admin GET and
  * for the login path, where every round trip counts (docs/self-service.md, Performance).
  */
-const IDENTITY_WITH_ADDRESSES = `i.id, i.schema_id, i.traits, i.created_at, i.updated_at,
+const IDENTITY_WITH_ADDRESSES = `i.id, i.schema_id, i.traits, i.state, i.state_changed_at, i.created_at, i.updated_at,
     COALESCE((SELECT json_agg(json_build_object('id', a.id, 'via', a.via, 'value', a.value, 'verified', a.verified,
                 'verified_at', a.verified_at, 'status', a.status, 'created_at', a.created_at, 'updated_at', a.updated_at))
                 FROM identity_verifiable_addresses a WHERE a.identity_id = i.id), '[]') AS verifiable_addresses,
@@ -52,6 +57,8 @@ interface IdentityRow {
   id: string;
   schema_id: string;
   traits: object;
+  state: IdentityState;
+  state_changed_at: Date | null;
   created_at: Date;
   updated_at: Date;
   verifiable_addresses: {
@@ -85,6 +92,12 @@ export interface IdentityWrite {
   readonly schemaId: string;
   readonly traits: Record<string, unknown>;
   readonly derived: DerivedTraits;
+  /** Absent: `active` on a create, unchanged on an update. */
+  readonly state?: IdentityState;
+  /** The derived verifiable addresses are known to belong to the identity (asserted by a trusted directory). */
+  readonly addressesVerified?: boolean;
+  /** An update that would change nothing writes nothing (a repeated directory event leaves `updated_at` alone). */
+  readonly onlyIfChanged?: boolean;
 }
 
 /** A password credential as the admin API exports it: its hash (absent without a password) and identifiers. */
@@ -113,18 +126,23 @@ export interface PasswordCredential {
  */
 @Injectable()
 export class IdentitiesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly lifecycle: IdentityLifecycle,
+  ) {}
 
-  async insert(write: IdentityWrite, hashedPassword: string | undefined): Promise<IdentityRecord> {
+  async insert(write: IdentityWrite, hashedPassword: string | undefined, within?: EntityManager): Promise<IdentityRecord> {
     const now = new Date();
     const identity = Object.assign(new IdentityEntity(), {
       id: randomUUID(),
       schemaId: write.schemaId,
       traits: write.traits,
+      state: write.state ?? 'active',
+      stateChangedAt: null,
       createdAt: now,
       updatedAt: now,
     });
-    return this.writing(async (manager) => {
+    return this.writing(within, async (manager) => {
       await manager.insert(IdentityEntity, identity);
       await this.insertIdentifiers(manager, identity.id, write.derived);
       if (hashedPassword !== undefined) {
@@ -137,7 +155,7 @@ export class IdentitiesRepository {
           updatedAt: now,
         });
       }
-      const verifiableAddresses = await this.syncVerifiable(manager, identity.id, [], write.derived.verifiableAddresses, now);
+      const verifiableAddresses = await this.syncVerifiable(manager, identity.id, [], write, now);
       const recoveryAddresses = await this.syncRecovery(manager, identity.id, [], write.derived.recoveryAddresses, now);
       return { identity, verifiableAddresses, recoveryAddresses };
     });
@@ -146,10 +164,11 @@ export class IdentitiesRepository {
   /**
    * Locks the identity, lets `build` compute the new state from the current row (it may throw), then
    * replaces traits, identifiers and addresses. Addresses that stay keep their id and verification state.
+   * Turning the identity `inactive` ends its access in the same transaction (IdentityLifecycle).
    */
-  async replace(id: string, build: (current: IdentityEntity) => IdentityWrite): Promise<IdentityRecord> {
+  async replace(id: string, build: (current: IdentityEntity) => IdentityWrite, within?: EntityManager): Promise<IdentityRecord> {
     if (!isUuid(id)) throw IdentitiesError.notFound();
-    return this.writing(async (manager) => {
+    return this.writing(within, async (manager) => {
       const current = await manager
         .createQueryBuilder(IdentityEntity, 'identity')
         .where('identity.id = :id', { id })
@@ -159,15 +178,25 @@ export class IdentitiesRepository {
       if (current === null) throw IdentitiesError.notFound();
       const write = build(current);
       const now = new Date();
+      const state = write.state ?? current.state;
+      const stateChangedAt = state === current.state ? current.stateChangedAt : now;
+      if (state === 'inactive' && current.state !== 'inactive') await this.lifecycle.endAccess(id, 'deactivated', manager);
       // One connection: queries inside a transaction run one after the other.
       const verifiable = await manager.find(IdentityVerifiableAddressEntity, { where: { identityId: id } });
       const recovery = await manager.find(IdentityRecoveryAddressEntity, { where: { identityId: id } });
-      await manager.update(IdentityEntity, { id }, { schemaId: write.schemaId, traits: write.traits, updatedAt: now });
+      if (write.onlyIfChanged === true && unchanged(current, write, state, verifiable)) {
+        return { identity: current, verifiableAddresses: ordered(verifiable), recoveryAddresses: ordered(recovery) };
+      }
+      await manager.update(
+        IdentityEntity,
+        { id },
+        { schemaId: write.schemaId, traits: write.traits, state, stateChangedAt, updatedAt: now },
+      );
       await manager.delete(IdentityCredentialIdentifierEntity, { identityId: id });
       await this.insertIdentifiers(manager, id, write.derived);
-      const verifiableAddresses = await this.syncVerifiable(manager, id, verifiable, write.derived.verifiableAddresses, now);
+      const verifiableAddresses = await this.syncVerifiable(manager, id, verifiable, write, now);
       const recoveryAddresses = await this.syncRecovery(manager, id, recovery, write.derived.recoveryAddresses, now);
-      const identity = Object.assign(current, { schemaId: write.schemaId, traits: write.traits, updatedAt: now });
+      const identity = Object.assign(current, { schemaId: write.schemaId, traits: write.traits, state, stateChangedAt, updatedAt: now });
       return { identity, verifiableAddresses, recoveryAddresses };
     });
   }
@@ -229,9 +258,31 @@ export class IdentitiesRepository {
     return found;
   }
 
-  /** Removes the identity and, by ON DELETE CASCADE, everything that hangs off it. Absent is fine. */
-  async delete(id: string): Promise<void> {
-    if (isUuid(id)) await this.dataSource.manager.delete(IdentityEntity, { id });
+  /**
+   * Removes the identity and, by ON DELETE CASCADE, everything that hangs off it; credentials issued
+   * elsewhere end in the same transaction (IdentityLifecycle). Absent is fine.
+   */
+  async delete(id: string, within?: EntityManager): Promise<void> {
+    if (!isUuid(id)) return;
+    await this.writing(within, async (manager) => {
+      await this.lifecycle.endAccess(id, 'deleted', manager);
+      await manager.delete(IdentityEntity, { id });
+    });
+  }
+
+  /**
+   * The identity owning a login identifier or an e-mail verifiable address (both already normalized),
+   * or undefined.
+   */
+  async idByEmail(email: string, within: EntityManager): Promise<string | undefined> {
+    const rows: { identity_id: string }[] = await within.query(
+      `SELECT identity_id FROM identity_credential_identifiers WHERE type = $1 AND identifier = $2
+       UNION ALL
+       SELECT identity_id FROM identity_verifiable_addresses WHERE via = 'email' AND value = $2
+       LIMIT 1`,
+      [PASSWORD, email],
+    );
+    return rows[0]?.identity_id;
   }
 
   /**
@@ -246,8 +297,17 @@ export class IdentitiesRepository {
       parse: (json) => {
         if (json === null || json === undefined) return undefined;
         // row_to_json writes timestamps as text, where pg would have parsed them into Dates.
-        const row = json as Omit<PasswordCredentialRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
-        return toPasswordCredential({ ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) });
+        const row = json as Omit<PasswordCredentialRow, 'created_at' | 'updated_at' | 'state_changed_at'> & {
+          created_at: string;
+          updated_at: string;
+          state_changed_at: string | null;
+        };
+        return toPasswordCredential({
+          ...row,
+          created_at: new Date(row.created_at),
+          updated_at: new Date(row.updated_at),
+          state_changed_at: row.state_changed_at === null ? null : new Date(row.state_changed_at),
+        });
       },
     };
   }
@@ -274,9 +334,10 @@ export class IdentitiesRepository {
     return pgPool(this.dataSource);
   }
 
-  private async writing<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /** In the caller's transaction when given (its other writes commit or roll back with these), else in a new one. */
+  private async writing<T>(within: EntityManager | undefined, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     try {
-      return await this.dataSource.transaction(work);
+      return await (within === undefined ? this.dataSource.transaction(work) : work(within));
     } catch (error) {
       const state = sqlStateOf(error);
       if (state === SqlState.UniqueViolation) {
@@ -299,10 +360,20 @@ export class IdentitiesRepository {
     manager: EntityManager,
     identityId: string,
     existing: readonly IdentityVerifiableAddressEntity[],
-    wanted: readonly DerivedAddress[],
+    write: IdentityWrite,
     now: Date,
   ): Promise<IdentityVerifiableAddressEntity[]> {
-    const { kept, added, removed } = diff(existing, wanted);
+    const verified = write.addressesVerified === true;
+    const { kept, added, removed } = diff(existing, write.derived.verifiableAddresses);
+    const confirmed = verified ? kept.filter((address) => !address.verified) : [];
+    if (confirmed.length > 0) {
+      await manager.update(
+        IdentityVerifiableAddressEntity,
+        confirmed.map((address) => address.id),
+        { verified: true, verifiedAt: now, status: VERIFIED_STATUS, updatedAt: now },
+      );
+      for (const address of confirmed) Object.assign(address, { verified: true, verifiedAt: now, status: VERIFIED_STATUS, updatedAt: now });
+    }
     if (removed.length > 0)
       await manager.delete(
         IdentityVerifiableAddressEntity,
@@ -314,9 +385,9 @@ export class IdentitiesRepository {
         identityId,
         via: address.via,
         value: address.value,
-        verified: false,
-        verifiedAt: null,
-        status: 'pending',
+        verified,
+        verifiedAt: verified ? now : null,
+        status: verified ? VERIFIED_STATUS : 'pending',
         createdAt: now,
         updatedAt: now,
       }),
@@ -394,6 +465,8 @@ function toRecord(row: IdentityRow): IdentityRecord {
     id: row.id,
     schemaId: row.schema_id,
     traits: row.traits,
+    state: row.state,
+    stateChangedAt: row.state_changed_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   });
@@ -421,6 +494,17 @@ function toRecord(row: IdentityRow): IdentityRecord {
     }),
   );
   return { identity, verifiableAddresses: ordered(verifiableAddresses), recoveryAddresses: ordered(recoveryAddresses) };
+}
+
+/** Whether `write` would leave the identity as it is: schema, traits, state, and (when asserted) verified addresses. */
+function unchanged(
+  current: IdentityEntity,
+  write: IdentityWrite,
+  state: IdentityState,
+  verifiable: readonly IdentityVerifiableAddressEntity[],
+): boolean {
+  if (current.schemaId !== write.schemaId || current.state !== state || !isDeepStrictEqual(current.traits, write.traits)) return false;
+  return write.addressesVerified !== true || verifiable.every((address) => address.verified);
 }
 
 interface AddressRow {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { NumberedPage } from '../common/pagination/numbered-page.js';
 import { ChangeNotifier } from '../database/change-notifier.js';
 import type { EmbeddedRead } from '../database/named-statements.js';
@@ -7,6 +8,7 @@ import type { UpdateIdentityDto } from './dto/update-identity.dto.js';
 import { IdentitiesRepository, type ExportedPasswordCredential, type PasswordCredential } from './identities.repository.js';
 import { parseIdentityListFilter } from './identity-list-filter.js';
 import type { IdentityRecord } from './identity-record.js';
+import type { IdentityState } from './identity-state.js';
 import { PasswordImport } from './password-import.js';
 import { normalizeIdentifier } from './schemas/identifier-normalization.js';
 import type { IdentitySchema } from './schemas/identity-schema.js';
@@ -17,6 +19,15 @@ import { IdentitySchemaRegistry } from './schemas/identity-schema-registry.js';
  * the identity was deleted, so that caches holding identities (the whoami cache) drop them everywhere.
  */
 export const IDENTITIES_CHANGED_TOPIC = 'identities';
+
+/** An identity as a directory provisions it: traits, state, and whether its e-mail addresses count as verified. */
+export interface ProvisionedIdentity {
+  /** Absent: the default schema on a create, the current one on an update. */
+  readonly schemaId?: string;
+  readonly traits: Record<string, unknown>;
+  readonly state: IdentityState;
+  readonly addressesVerified: boolean;
+}
 
 /** What a set of traits means under a schema, without writing anything (see `describeTraits`). */
 export interface TraitsDescription {
@@ -44,7 +55,7 @@ export class IdentitiesService {
     const derived = schema.validate(traits);
     const hashedPassword =
       body.credentials === undefined ? undefined : await this.passwords.hashedPassword(body.credentials.password.config);
-    return this.repository.insert({ schemaId: schema.id, traits, derived }, hashedPassword);
+    return this.repository.insert({ schemaId: schema.id, traits, derived, state: body.state }, hashedPassword);
   }
 
   get(id: string): Promise<IdentityRecord> {
@@ -62,7 +73,7 @@ export class IdentitiesService {
       const schema: IdentitySchema = this.schemas.resolve(
         body.schema_id === undefined || body.schema_id === '' ? current.schemaId : body.schema_id,
       );
-      return { schemaId: schema.id, traits: body.traits, derived: schema.validate(body.traits) };
+      return { schemaId: schema.id, traits: body.traits, derived: schema.validate(body.traits), state: body.state };
     });
     await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
     return record;
@@ -79,6 +90,72 @@ export class IdentitiesService {
     await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
   }
 
+  // --- For the directory-sync context: writes inside the caller's transaction. ---
+
+  /**
+   * Creates an identity without credentials in the caller's transaction. Traits are validated as for
+   * any identity (absent schema id: the default schema).
+   */
+  createWithin(manager: EntityManager, write: ProvisionedIdentity): Promise<IdentityRecord> {
+    const schema = this.schemas.resolve(write.schemaId);
+    const derived = schema.validate(write.traits);
+    return this.repository.insert(
+      { schemaId: schema.id, traits: write.traits, derived, state: write.state, addressesVerified: write.addressesVerified },
+      undefined,
+      manager,
+    );
+  }
+
+  /**
+   * Replaces traits and state (the schema stays unless named) in the caller's transaction; see
+   * `replace`. An update that changes nothing writes nothing.
+   */
+  replaceWithin(manager: EntityManager, id: string, write: ProvisionedIdentity): Promise<IdentityRecord> {
+    return this.repository.replace(
+      id,
+      (current) => {
+        const schema = this.schemas.resolve(write.schemaId ?? current.schemaId);
+        const derived = schema.validate(write.traits);
+        return {
+          schemaId: schema.id,
+          traits: write.traits,
+          derived,
+          state: write.state,
+          addressesVerified: write.addressesVerified,
+          onlyIfChanged: true,
+        };
+      },
+      manager,
+    );
+  }
+
+  /** Sets the state only (traits unchanged), in the caller's transaction. */
+  setStateWithin(manager: EntityManager, id: string, state: IdentityState): Promise<IdentityRecord> {
+    return this.repository.replace(
+      id,
+      (current) => {
+        const traits = current.traits as Record<string, unknown>;
+        const schema = this.schemas.resolve(current.schemaId);
+        return { schemaId: schema.id, traits, derived: schema.validate(traits), state, onlyIfChanged: true };
+      },
+      manager,
+    );
+  }
+
+  deleteWithin(manager: EntityManager, id: string): Promise<void> {
+    return this.repository.delete(id, manager);
+  }
+
+  /** The identity whose login identifier or e-mail address is `email` (normalized here), or undefined. */
+  idByEmailWithin(manager: EntityManager, email: string): Promise<string | undefined> {
+    return this.repository.idByEmail(normalizeIdentifier(email), manager);
+  }
+
+  /** Tells every instance's caches that these identities changed; call once the caller's transaction committed. */
+  async announceChanged(ids: Iterable<string>): Promise<void> {
+    for (const id of new Set(ids)) await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
+  }
+
   // --- For the self-service context (login, registration, settings). ---
 
   /**
@@ -93,6 +170,11 @@ export class IdentitiesService {
       identifiers: derived.identifiers.map((entry) => entry.identifier),
       addresses: [...derived.verifiableAddresses, ...derived.recoveryAddresses].map((address) => `${address.via}:${address.value}`),
     };
+  }
+
+  /** The id a schema id resolves to: itself when it exists, the default schema's when absent (400 when unknown). */
+  resolvedSchemaId(schemaId: string | undefined): string {
+    return this.schemas.resolve(schemaId).id;
   }
 
   /** The identity's schema document (for building forms from it); the default schema when absent. */

@@ -28,6 +28,7 @@ import { RecoveryFlows } from './recovery/recovery-flows.service.js';
 import { SessionCache } from './sessions/session-cache.js';
 import { SessionsRepository } from './sessions/sessions.repository.js';
 import { SessionsService } from './sessions/sessions.service.js';
+import { SessionAccessObserver } from './sessions/session-access-observer.js';
 import { WhoamiRoute } from './sessions/whoami.route.js';
 import { VerificationController } from './verification/verification.controller.js';
 import { VerificationFlowKind } from './verification/verification-flow-kind.js';
@@ -64,6 +65,7 @@ import { VerificationSender } from './verification/verification-sender.js';
     LogoutService,
     PasswordVerifier,
     RegistrationFlows,
+    SessionAccessObserver,
     SessionCache,
     SessionsRepository,
     SessionsService,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { SUBJECT_SET_END, SUBJECT_SET_FIRST } from './storage/subject-key.js';
 import type { PageCursor, StoredFilter, StoredSet, StoredTuple } from './storage/stored-tuple.js';
 import { pgPool } from '../database/named-statements.js';
@@ -122,13 +122,31 @@ export class TuplesRepository {
     return (result.rowCount ?? 0) > 0;
   }
 
-  /** Deletes the tuples of (namespace, object, relation), only those of one subject when given. */
-  async deleteMatching(filter: StoredSet & { readonly subjectKey?: string }): Promise<number> {
+  /** Like `insert`, in the caller's transaction. */
+  async insertWithin(manager: EntityManager, tuple: StoredTuple): Promise<void> {
+    await manager.query(STATEMENTS.insert, [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey]);
+  }
+
+  /** Deletes a subject's tuples in one namespace (served by the subject index), in the caller's transaction. */
+  async deleteSubjectWithin(manager: EntityManager, namespaceId: number, subjectKey: string): Promise<void> {
+    await manager.query('DELETE FROM relation_tuples WHERE namespace_id = $1 AND subject_key = $2', [namespaceId, subjectKey]);
+  }
+
+  /**
+   * Deletes the tuples of (namespace, object, relation), only those of one subject when given; in the
+   * caller's transaction when one is given.
+   */
+  async deleteMatching(filter: StoredSet & { readonly subjectKey?: string }, within?: EntityManager): Promise<number> {
     const values: unknown[] = [filter.namespaceId, filter.object, filter.relation];
     let text = 'DELETE FROM relation_tuples WHERE namespace_id = $1 AND object = $2 AND relation = $3';
     if (filter.subjectKey !== undefined) {
       values.push(filter.subjectKey);
       text += ' AND subject_key = $4';
+    }
+    if (within !== undefined) {
+      // A DELETE through TypeORM's query answers [rows, affected count].
+      const [, affected] = (await within.query(text, values)) as [unknown, number];
+      return affected;
     }
     const result = await this.pool.query(text, values);
     return result.rowCount ?? 0;

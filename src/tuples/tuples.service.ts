@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { CheckCache } from './cache/check-cache.js';
 import type { ExpandTree } from './domain/expand-tree.js';
@@ -152,6 +153,44 @@ export class TuplesService {
     });
     if (inserts.length + deletes.length === 0) return;
     if ((await this.repository.transact(inserts, deletes)) > 0) await this.cache.invalidate();
+  }
+
+  /**
+   * Makes a namespace known to this instance when NAMESPACES does not list it (see NamespaceRegistry);
+   * a malformed name is a 400.
+   */
+  ensureNamespace(name: string, field: string): void {
+    this.namespaces.ensure(checkNamespace(name, field));
+  }
+
+  /** Inserts the tuple unless it exists, in the caller's transaction. Call `changesCommitted` after the commit. */
+  async writeWithin(manager: EntityManager, fields: TupleFields): Promise<void> {
+    await this.repository.insertWithin(manager, this.toStored(parseTuple(fields), ''));
+  }
+
+  /**
+   * Deletes the tuples of (namespace, object, relation), or only the subject's, in the caller's
+   * transaction. Call `changesCommitted` after the commit.
+   */
+  async deleteWithin(manager: EntityManager, fields: SubjectSetFields & { readonly subject?: string }): Promise<void> {
+    const namespaceId = this.namespaces.idOf(this.knownNamespace(fields.namespace, 'namespace'))!;
+    const object = checkObject(fields.object, 'object');
+    const relation = checkRelation(fields.relation, 'relation');
+    const subjectKey = fields.subject === undefined ? undefined : this.subjectFilter(fields.subject);
+    if (subjectKey === '') return;
+    await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey }, manager);
+  }
+
+  /** Deletes every tuple of the namespace whose subject is this subject id, in the caller's transaction. */
+  async deleteSubjectWithin(manager: EntityManager, namespace: string, subjectId: string): Promise<void> {
+    const namespaceId = this.namespaces.idOf(this.knownNamespace(namespace, 'namespace'))!;
+    const subjectKey = encodeSubject(parseSubject(subjectId, 'subject'), this.namespaces);
+    if (subjectKey !== undefined) await this.repository.deleteSubjectWithin(manager, namespaceId, subjectKey);
+  }
+
+  /** Drops cached checks on every instance after writes made in another context's transaction. */
+  changesCommitted(): Promise<void> {
+    return this.cache.invalidate();
   }
 
   private depthFor(requested: number | undefined): number {

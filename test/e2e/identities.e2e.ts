@@ -188,7 +188,7 @@ describe('POST /identities', () => {
 
   it('refuses unknown body members, also inside credentials, and traits that are not an object', async () => {
     expectError(
-      await app.admin.post('/identities', { json: { traits: { email: uniqueEmail() }, state: 'active' } }),
+      await app.admin.post('/identities', { json: { traits: { email: uniqueEmail() }, metadata_public: {} } }),
       400,
       'invalid_request',
     );

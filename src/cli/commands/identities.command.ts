@@ -68,7 +68,7 @@ export function registerIdentities(program: Command, action: ActionFactory): voi
 }
 
 /**
- * The create body for one input line: schema, traits and the password hash, whatever else an export
+ * The create body for one input line: schema, traits, state and the password hash, whatever else an export
  * line carries (ids, addresses and timestamps are the importing instance's to assign).
  */
 function createBody(value: unknown, line: number): Record<string, unknown> {
@@ -76,6 +76,7 @@ function createBody(value: unknown, line: number): Record<string, unknown> {
   const record = value as Record<string, unknown>;
   const body: Record<string, unknown> = { traits: record['traits'] ?? {} };
   if (typeof record['schema_id'] === 'string') body['schema_id'] = record['schema_id'];
+  if (typeof record['state'] === 'string') body['state'] = record['state'];
   const password = (record['credentials'] as { password?: { config?: Record<string, unknown> } } | undefined)?.password?.config;
   if (typeof password?.['hashed_password'] === 'string')
     body['credentials'] = { password: { config: { hashed_password: password['hashed_password'] } } };

@@ -4,7 +4,7 @@ import type { Listener } from '../http/listener.js';
 export enum ErrorFamily {
   /** `genericError`: clients, keys, OAuth2/OIDC, consent, /userinfo, and the plumbing. */
   OAuth = 'oauth',
-  /** `jsonError`: identities, self-service, webhooks. */
+  /** `jsonError`: identities, self-service, directory sync (connections and webhooks). */
   Identity = 'identity',
   /** The standard error of the access services: tuples, policies, rules, decisions, proxy. */
   Access = 'access',
@@ -18,6 +18,7 @@ const PREFIXES: ReadonlyArray<readonly [string, ErrorFamily]> = [
   ['/recovery', ErrorFamily.Identity],
   ['/courier', ErrorFamily.Identity],
   ['/webhooks', ErrorFamily.Identity],
+  ['/directory-sync', ErrorFamily.Identity],
   ['/relation-tuples', ErrorFamily.Access],
   ['/check', ErrorFamily.Access],
   ['/expand', ErrorFamily.Access],

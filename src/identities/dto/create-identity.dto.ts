@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IDENTITY_STATES, type IdentityState } from '../identity-state.js';
 import { ImportCredentialsDto } from './import-credentials.dto.js';
 
 /**
@@ -22,4 +23,9 @@ export class CreateIdentityDto {
   @ValidateNested()
   @Type(() => ImportCredentialsDto)
   credentials?: ImportCredentialsDto;
+
+  /** `active` (default) or `inactive`, as in later Kratos versions. */
+  @IsOptional()
+  @IsIn(IDENTITY_STATES)
+  state?: IdentityState;
 }

@@ -1,3 +1,4 @@
+import type { IdentityState } from '../identity-state.js';
 import type { RecoveryAddressResponseDto } from './recovery-address-response.dto.js';
 import type { VerifiableAddressResponseDto } from './verifiable-address-response.dto.js';
 
@@ -16,6 +17,8 @@ export class IdentityResponseDto {
   schema_id!: string;
   schema_url!: string;
   traits!: Record<string, unknown>;
+  state!: IdentityState;
+  state_changed_at?: string;
   recovery_addresses!: RecoveryAddressResponseDto[];
   verifiable_addresses!: VerifiableAddressResponseDto[];
   credentials?: { password?: PasswordCredentialResponseDto };

@@ -1,4 +1,5 @@
-import { IsDefined, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsDefined, IsIn, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IDENTITY_STATES, type IdentityState } from '../identity-state.js';
 
 /**
  * The `updateIdentity` body of PUT /identities/{id}: the whole traits object (no patching). An empty or
@@ -13,4 +14,9 @@ export class UpdateIdentityDto {
   @IsDefined()
   @IsObject()
   traits!: Record<string, unknown>;
+
+  /** `active` or `inactive`; absent keeps the current state. Going inactive ends the identity's sessions and tokens. */
+  @IsOptional()
+  @IsIn(IDENTITY_STATES)
+  state?: IdentityState;
 }

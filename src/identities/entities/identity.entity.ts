@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { IdentityState } from '../identity-state.js';
 
 /**
  * A row of `identities`. Persistence only: never serialized (see identities.mapper.ts). Addresses,
@@ -15,6 +16,14 @@ export class IdentityEntity {
 
   @Column({ type: 'jsonb' })
   traits!: object;
+
+  /** `active` or `inactive` (IdentityState): an inactive identity cannot sign in. */
+  @Column({ type: 'varchar', length: 16, default: 'active' })
+  state!: IdentityState;
+
+  /** When `state` last changed; null while it never has. */
+  @Column({ name: 'state_changed_at', type: 'timestamptz', nullable: true })
+  stateChangedAt!: Date | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

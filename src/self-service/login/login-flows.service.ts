@@ -107,6 +107,8 @@ export class LoginFlows {
       return this.showForm(http, flow, identifier, {}, [UiMessages.invalidCredentials()]);
     }
     await this.throttle.succeeded(attempt);
+    // Told only to whoever knows the password: an inactive identity is not revealed to guessers.
+    if (credential.record.identity.state !== 'active') return this.showForm(http, flow, identifier, {}, [UiMessages.identityDisabled()]);
     // Imported bcrypt hashes (and argon2 of older parameters) become argon2id of today's parameters.
     if (this.verifier.needsRehash(credential.hashedPassword)) await this.identities.updatePassword(credential.identityId, password);
     // The flow is left as it is: a browser leaves it for good, and an API client has its session.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { type NamedStatement, runNamed, runNamedFirst } from '../../database/named-statements.js';
 import { SessionEntity, type AuthenticationMethod } from './entities/session.entity.js';
 
@@ -92,6 +92,14 @@ export class SessionsRepository {
   async revoke(tokenHash: string, now: Date): Promise<boolean> {
     const { rowCount } = await runNamed(this.dataSource, REVOKE, [tokenHash, now]);
     return (rowCount ?? 0) > 0;
+  }
+
+  /** Revokes every active session of an identity, in the caller's transaction. */
+  async revokeAllOf(identityId: string, now: Date, manager: EntityManager): Promise<void> {
+    await manager.query('UPDATE self_service_sessions SET active = false, updated_at = $2 WHERE identity_id = $1 AND active', [
+      identityId,
+      now,
+    ]);
   }
 }
 

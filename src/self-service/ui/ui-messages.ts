@@ -60,6 +60,7 @@ export const UiMessages = {
     error(4010001, `The login flow expired ${minutesSince(expiredAt, now)} minutes ago, please try again.`, {
       expired_at: expiredAt.toISOString(),
     }),
+  identityDisabled: () => error(4010011, 'This account has been disabled. Please contact support for assistance.'),
   noLoginStrategy: () => error(4010002, 'Could not find a strategy to log you in with. Did you fill out the form correctly?'),
   noRegistrationStrategy: () => error(4010003, 'Could not find a strategy to sign you up with. Did you fill out the form correctly?'),
   noSettingsStrategy: () => error(4010004, 'Could not find a strategy to update your settings. Did you fill out the form correctly?'),

@@ -1,0 +1,45 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from '../common/errors/error-response.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { WebhookReceiver } from './webhook-receiver.js';
+
+const SIGNATURE_HEADER = 'service-signature';
+
+/**
+ * `POST /webhooks/directory-sync/{connection_id}` on the public listener, as a plain Fastify route in a
+ * scope of its own: the signature covers the body's exact bytes, so this scope's only parser hands
+ * `application/json` bodies over as a Buffer (up to WEBHOOKS_BODY_LIMIT), and every other route keeps
+ * its parsers. Other content types get 415. The route checks its own credential (the signature), so it
+ * is public by nature and, like the other `*.route.ts`, outside the Nest route audit.
+ */
+@Injectable()
+export class DirectorySyncWebhookRoute implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly receiver: WebhookReceiver,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    void fastify.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      scope.route<{ Params: { connectionId: string } }>({
+        method: 'POST',
+        url: '/webhooks/directory-sync/:connectionId',
+        constraints: { listener: 'public' },
+        bodyLimit: this.config.webhooks.bodyLimitBytes,
+        errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+        handler: async (request, reply) => {
+          const header = request.headers[SIGNATURE_HEADER];
+          const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          const summary = await this.receiver.receive(request.params.connectionId, typeof header === 'string' ? header : undefined, body);
+          return reply.code(200).header('cache-control', 'no-store').send(summary);
+        },
+      });
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Page } from '../common/pagination/page.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ConnectionsService } from './connections.service.js';
+import type { DirectoryEventEntity } from './entities/directory-event.entity.js';
+import type { EventOutcome } from './event-outcome.js';
+import { SyncLedgerRepository } from './sync-ledger.repository.js';
+
+/**
+ * The event log of each connection, and its retention: entries older than WEBHOOKS_EVENT_RETENTION
+ * and replay records that no fresh timestamp can match any more (older than twice WEBHOOKS_TOLERANCE)
+ * are deleted every WEBHOOKS_JANITOR_INTERVAL (0 = never; the timer does not keep the process alive).
+ */
+@Injectable()
+export class EventLog implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('DirectorySync');
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+
+  constructor(
+    private readonly ledger: SyncLedgerRepository,
+    private readonly connections: ConnectionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const seconds = this.config.webhooks.janitorIntervalSeconds;
+    if (seconds === 0) return;
+    this.timer = setInterval(() => void this.periodic(), seconds * 1000);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** 404 when the connection does not exist. */
+  async list(
+    connectionId: string,
+    outcome: EventOutcome | undefined,
+    page: Page,
+  ): Promise<{ rows: DirectoryEventEntity[]; total: number }> {
+    await this.connections.get(connectionId);
+    return this.ledger.findEvents(connectionId, outcome, page);
+  }
+
+  async purge(now = new Date()): Promise<{ events: number; deliveries: number }> {
+    const { eventRetentionSeconds, toleranceSeconds } = this.config.webhooks;
+    return this.ledger.deleteExpired(
+      new Date(now.getTime() - eventRetentionSeconds * 1000),
+      new Date(now.getTime() - 2 * toleranceSeconds * 1000),
+    );
+  }
+
+  private async periodic(): Promise<void> {
+    // One run at a time: a slow run is not stacked on by the next tick.
+    if (this.running) return;
+    this.running = true;
+    try {
+      const counts = await this.purge();
+      this.logger.debug({ msg: 'expired directory-sync log entries deleted', ...counts });
+    } catch (error) {
+      this.logger.warn({ msg: 'directory-sync log purge failed', error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      this.running = false;
+    }
+  }
+}

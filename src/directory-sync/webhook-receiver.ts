@@ -1,0 +1,99 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { IdentitiesService } from '../identities/identities.service.js';
+import { TuplesService } from '../tuples/tuples.service.js';
+import { ConnectionGate } from './connection-gate.js';
+import { ConnectionsService } from './connections.service.js';
+import { DirectoryEffects, type DeliverySummary } from './directory-effects.js';
+import { type DirectoryEvent, parseDelivery } from './directory-event.js';
+import { DirectorySyncError, DirectorySyncErrorCode } from './directory-sync.errors.js';
+import type { DirectoryConnectionEntity } from './entities/directory-connection.entity.js';
+import { SyncLedgerRepository } from './sync-ledger.repository.js';
+import { deliveryDigest, isFresh, parseServiceSignature, signedByAny, type ServiceSignature } from './webhook-signature.js';
+
+/** Deliveries of one connection that may wait on one instance while `WEBHOOKS_CONCURRENCY` others apply. */
+const MAX_WAITING_DELIVERIES = 256;
+
+/**
+ * `POST /webhooks/directory-sync/{connection}`, minus HTTP: verify, then apply. The steps:
+ * 1. the connection (404 unknown);
+ * 2. the signature over the raw body with the current or, in its grace period, the previous secret,
+ *    and the timestamp's freshness (401); the envelope (400) — each refusal logged `rejected`;
+ * 3. inside the connection's concurrency bound, DirectoryEffects applies the delivery in one
+ *    transaction: claimed by its (t, s) (a replay applies nothing and is logged `duplicate`), then each
+ *    event behind a savepoint (one that fails is logged `failed` and the rest still apply);
+ * 4. once committed, caches of changed identities and tuples are dropped, then the caller answers 200.
+ */
+@Injectable()
+export class WebhookReceiver {
+  private readonly logger = new Logger('DirectorySync');
+  private readonly gate: ConnectionGate;
+  private readonly toleranceMs: number;
+
+  constructor(
+    private readonly connections: ConnectionsService,
+    private readonly effects: DirectoryEffects,
+    private readonly ledger: SyncLedgerRepository,
+    private readonly identities: IdentitiesService,
+    private readonly tuples: TuplesService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.gate = new ConnectionGate(config.webhooks.concurrency, MAX_WAITING_DELIVERIES);
+    this.toleranceMs = config.webhooks.toleranceSeconds * 1000;
+  }
+
+  async receive(connectionId: string, signatureHeader: string | undefined, body: Buffer): Promise<DeliverySummary> {
+    const receivedAt = new Date();
+    const { connection, secrets } = await this.connections.forDelivery(connectionId, receivedAt).catch((error: unknown) => {
+      // No connection row to log against: a log line instead (the id as sent, cut short).
+      if (error instanceof DirectorySyncError)
+        this.logger.warn({ msg: 'webhook for an unknown connection', connection_id: connectionId.slice(0, 64) });
+      throw error;
+    });
+    let signature: ServiceSignature;
+    let events: DirectoryEvent[];
+    try {
+      signature = parseServiceSignature(signatureHeader);
+      if (!signedByAny(signature, body, secrets)) throw DirectorySyncError.invalidSignature('it does not match the body');
+      if (!isFresh(signature, receivedAt.getTime(), this.toleranceMs)) throw DirectorySyncError.staleTimestamp();
+      events = parseDelivery(body);
+    } catch (error) {
+      if (error instanceof DirectorySyncError) await this.rejected(connection, receivedAt, error.reason);
+      throw error;
+    }
+    return this.gate.run(connection.id, () => this.applyAll(connection, signature, events, receivedAt));
+  }
+
+  private async applyAll(
+    connection: DirectoryConnectionEntity,
+    signature: ServiceSignature,
+    events: readonly DirectoryEvent[],
+    receivedAt: Date,
+  ): Promise<DeliverySummary> {
+    const result = await this.effects.applyDelivery({
+      connection,
+      signatureDigest: deliveryDigest(signature),
+      events,
+      timestampMs: signature.timestampMs,
+      receivedAt,
+    });
+    await this.identities.announceChanged(result.identities);
+    if (result.tuplesChanged) await this.tuples.changesCommitted();
+    return result.summary;
+  }
+
+  private async rejected(connection: DirectoryConnectionEntity, receivedAt: Date, code: DirectorySyncErrorCode): Promise<void> {
+    await this.ledger.log([
+      {
+        connectionId: connection.id,
+        receivedAt,
+        event: null,
+        directoryId: null,
+        objectId: null,
+        groupId: null,
+        outcome: 'rejected',
+        errorCode: code,
+      },
+    ]);
+  }
+}
