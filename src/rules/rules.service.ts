@@ -15,6 +15,7 @@ import { RulesRepository, type StoredRule } from './rules.repository.js';
 /** ChangeNotifier topic; the key is a stored rule's id, or `*` for all of them. */
 export const RULES_TOPIC = 'rules';
 const READINESS_COMPONENT = 'rules';
+const STORED_RETRY_MS = 5000;
 
 /** A rules file's last good rules (undefined until it first loads) and what is wrong with it now. */
 interface FileState {
@@ -58,6 +59,9 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly inForce = new Map<string, InForce>();
   private queue: Promise<void> = Promise.resolve();
   private started = false;
+  private storedUnreadable = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private shadowed: readonly string[] = [];
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -73,15 +77,31 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
   /** After every module's init, so that the validators the decisions context registers apply to the first load. */
   async onApplicationBootstrap(): Promise<void> {
     this.notifier.subscribe(RULES_TOPIC, (key) => this.enqueue(() => (key === '*' ? this.reloadStored() : this.refreshStored(key))));
-    await this.serially(async () => {
-      await this.reloadStored();
-      await this.reloadFiles();
-    });
+    await this.loadStored();
+    await this.serially(() => this.reloadFiles());
     this.started = true;
     this.files.watch(() => this.enqueue(() => this.reloadFiles()));
   }
 
+  /**
+   * Stored rules cannot be read while the database is down or its migrations are pending; readiness
+   * already says so. The instance starts anyway and keeps trying, the files' rules in force meanwhile.
+   */
+  private async loadStored(): Promise<void> {
+    try {
+      await this.serially(() => this.reloadStored());
+      this.storedUnreadable = false;
+    } catch (error) {
+      this.storedUnreadable = true;
+      this.report();
+      this.logger.warn({ msg: 'stored rules could not be read; trying again', error: String(error) });
+      this.retryTimer = setTimeout(() => void this.loadStored(), STORED_RETRY_MS);
+      this.retryTimer.unref();
+    }
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    clearTimeout(this.retryTimer);
     await this.files.close();
   }
 
@@ -253,12 +273,14 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
       changed.push(id);
     }
     for (const id of shadowed) this.logger.warn({ msg: 'stored rule has the id of a file rule; it is not in force', id });
-    this.report(shadowed);
+    this.shadowed = shadowed;
+    this.report();
     if (changed.length > 0) for (const listener of this.listeners) listener(changed);
   }
 
-  private report(shadowed: readonly string[]): void {
+  private report(): void {
     const messages: string[] = [];
+    if (this.storedUnreadable) messages.push('stored rules could not be read yet');
     let failing = false;
     for (const [path, state] of this.fileStates) {
       const first = state.problems[0];
@@ -268,7 +290,7 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
       messages.push(`${where}: ${first.message}${state.rules === undefined ? '' : ' (last good rules in force)'}`);
     }
     for (const [id, problem] of this.storedProblems) messages.push(`stored rule ${JSON.stringify(id)}: ${problem}`);
-    for (const id of shadowed) messages.push(`stored rule ${JSON.stringify(id)}: a rules file defines the same id`);
+    for (const id of this.shadowed) messages.push(`stored rule ${JSON.stringify(id)}: a rules file defines the same id`);
     this.readiness.set(READINESS_COMPONENT, messages.length === 0 ? undefined : { failing, message: messages.join('; ') });
   }
 }
