@@ -113,6 +113,11 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     return this.index.match(method, url);
   }
 
+  /** How `match.url` is read, for handlers that only make sense with one strategy. */
+  get matchingStrategy(): MatchingStrategy {
+    return this.strategy;
+  }
+
   /** Adds a check every rule must pass, from any source; rules already loaded are checked again. */
   registerValidator(validate: RuleValidator): void {
     this.validators.push(validate);
@@ -148,7 +153,7 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     if (bodyId !== undefined && bodyId !== id) throw RulesError.invalidRule([{ path: 'id', message: 'must equal the id in the path' }]);
     const reading = readRule({ ...body, id }, this.strategy, this.validators);
     if (reading.problems !== undefined) throw RulesError.invalidRule(reading.problems);
-    if (this.fileDefining(id) !== undefined) throw RulesError.ruleFromFile();
+    if (this.definedByFile(id)) throw RulesError.ruleFromFile();
     const created = await this.repository.upsert(reading.rule);
     await this.serially(() => this.refreshStored(id));
     await this.notifier.publish(RULES_TOPIC, id);
@@ -157,7 +162,7 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   async delete(id: string): Promise<void> {
     checkId(id);
-    if (this.fileDefining(id) !== undefined) throw RulesError.ruleFromFile();
+    if (this.definedByFile(id)) throw RulesError.ruleFromFile();
     if (!(await this.repository.delete(id))) throw RulesError.ruleNotFound();
     await this.serially(() => this.refreshStored(id));
     await this.notifier.publish(RULES_TOPIC, id);
@@ -232,9 +237,13 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Ids of a file that another file or a stored rule already defines. */
   private clashes(reading: RuleFileReading): RuleProblem[] {
+    const owners = new Map<string, string>();
+    for (const [path, state] of this.fileStates) {
+      if (path !== reading.path) for (const rule of state.rules ?? []) owners.set(rule.id, path);
+    }
     const problems: RuleProblem[] = [];
     reading.rules.forEach((rule, index) => {
-      const other = this.fileDefining(rule.id, reading.path);
+      const other = owners.get(rule.id);
       if (other !== undefined) problems.push({ path: `${index}.id`, message: `is also defined in ${basename(other)}` });
       else if (this.stored.has(rule.id))
         problems.push({ path: `${index}.id`, message: 'is also defined by a rule stored through the API' });
@@ -242,11 +251,9 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     return problems;
   }
 
-  private fileDefining(id: string, except?: string): string | undefined {
-    for (const [path, state] of this.fileStates) {
-      if (path !== except && state.rules?.some((rule) => rule.id === id)) return path;
-    }
-    return undefined;
+  private definedByFile(id: string): boolean {
+    for (const state of this.fileStates.values()) if (state.rules?.some((rule) => rule.id === id)) return true;
+    return false;
   }
 
   /** Puts the wanted state in force: recompiles what changed, tells the listeners, updates readiness. */

@@ -129,6 +129,26 @@ describe('rules from files (RULES_FILES)', () => {
     expect(matchedId(app, 'GET', 'https://files.example/b')).toBe('file-b');
     expect(matchedId(app, 'GET', 'https://files.example/b2')).toBe('no_match');
   });
+
+  it('a rule stored by another instance under the id of a file rule stays out of force here, and is reported', async () => {
+    const other = await bootApp({}, { databaseUrl: app.databaseUrl });
+    try {
+      const stored = await other.admin.put('/rules/file-b', { json: aRuleDocument('file-b', 'https://hijack.example/') });
+      expect(stored.status, stored.text).toBe(201);
+      await eventually(
+        async () => (await app.public.get<Readiness>('/health/ready')).body.details?.['rules']?.includes('"file-b"') === true,
+      );
+      expect(matchedId(app, 'GET', 'https://files.example/b')).toBe('file-b');
+      expect(matchedId(app, 'GET', 'https://hijack.example/')).toBe('no_match');
+      expect(matchedId(other, 'GET', 'https://hijack.example/')).toBe('file-b');
+      expect((await other.admin.delete('/rules/file-b')).status).toBe(204);
+      await eventually(
+        async () => (await app.public.get<Readiness>('/health/ready')).body.details?.['rules']?.includes('"file-b"') !== true,
+      );
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('a rules file that never loaded', () => {
