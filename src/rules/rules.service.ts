@@ -8,7 +8,6 @@ import type { AccessRule, MatchingStrategy, RuleMatch, RuleProblem, RulesChangeL
 import { RuleIndex } from './engine/rule-index.js';
 import { RuleFiles, type RuleFileReading } from './rule-files.js';
 import { MAX_RULE_ID_LENGTH, readRule } from './rule-shape.js';
-import { joinPath } from './rules-document.js';
 import { RulesError } from './rules.errors.js';
 import { RulesRepository, type StoredRule } from './rules.repository.js';
 
@@ -198,13 +197,14 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** A stored rule is read back like any other: it may predate a validator or a change of strategy. */
   private takeStored(row: StoredRule): void {
-    const reading = readRule(row.document, this.strategy, this.validators);
+    const reading =
+      'unreadable' in row ? { problems: [{ path: '', message: row.unreadable }] } : readRule(row.document, this.strategy, this.validators);
     if (reading.problems === undefined) {
       this.stored.set(row.id, reading.rule);
       return;
     }
     const first = reading.problems[0]!;
-    this.storedProblems.set(row.id, `${joinPath('', first.path) || 'rule'}: ${first.message}`);
+    this.storedProblems.set(row.id, `${first.path === '' ? 'rule' : first.path}: ${first.message}`);
     this.logger.warn({ msg: 'stored rule does not load; it is not in force', id: row.id, problems: reading.problems });
   }
 
