@@ -82,23 +82,6 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     this.files.watch(() => this.enqueue(() => this.reloadFiles()));
   }
 
-  /**
-   * Stored rules cannot be read while the database is down or its migrations are pending; readiness
-   * already says so. The instance starts anyway and keeps trying, the files' rules in force meanwhile.
-   */
-  private async loadStored(): Promise<void> {
-    try {
-      await this.serially(() => this.reloadStored());
-      this.storedUnreadable = false;
-    } catch (error) {
-      this.storedUnreadable = true;
-      this.report();
-      this.logger.warn({ msg: 'stored rules could not be read; trying again', error: String(error) });
-      this.retryTimer = setTimeout(() => void this.loadStored(), STORED_RETRY_MS);
-      this.retryTimer.unref();
-    }
-  }
-
   async onApplicationShutdown(): Promise<void> {
     clearTimeout(this.retryTimer);
     await this.files.close();
@@ -120,12 +103,16 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
   /** Adds a check every rule must pass, from any source; rules already loaded are checked again. */
   registerValidator(validate: RuleValidator): void {
     this.validators.push(validate);
-    if (this.started) {
-      this.enqueue(async () => {
-        await this.reloadStored();
-        await this.reloadFiles();
-      });
-    }
+    if (!this.started) return;
+    this.enqueue(async () => {
+      const rows = await this.repository.all();
+      const readings = await this.files.read(this.strategy, this.validators);
+      // Last good file rules were checked without this validator: they must pass it to stay.
+      this.fileStates.clear();
+      this.takeAllStored(rows);
+      this.takeFiles(readings);
+      this.apply();
+    });
   }
 
   onChange(listener: RulesChangeListener): void {
@@ -179,12 +166,32 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     return run;
   }
 
+  /**
+   * Stored rules cannot be read while the database is down or its migrations are pending; readiness
+   * already says so. The instance starts anyway and keeps trying, the files' rules in force meanwhile.
+   */
+  private async loadStored(): Promise<void> {
+    try {
+      await this.serially(() => this.reloadStored());
+    } catch (error) {
+      this.storedUnreadable = true;
+      this.report();
+      this.logger.warn({ msg: 'stored rules could not be read; trying again', error: String(error) });
+      this.retryTimer = setTimeout(() => void this.loadStored(), STORED_RETRY_MS);
+      this.retryTimer.unref();
+    }
+  }
+
   private async reloadStored(): Promise<void> {
-    const rows = await this.repository.all();
+    this.takeAllStored(await this.repository.all());
+    this.apply();
+  }
+
+  private takeAllStored(rows: readonly StoredRule[]): void {
+    this.storedUnreadable = false;
     this.stored.clear();
     this.storedProblems.clear();
     for (const row of rows) this.takeStored(row);
-    this.apply();
   }
 
   private async refreshStored(id: string): Promise<void> {
@@ -210,11 +217,14 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async reloadFiles(): Promise<void> {
     if (!this.files.configured) return;
-    const readings = await this.files.read(this.strategy, this.validators);
+    this.takeFiles(await this.files.read(this.strategy, this.validators));
+    this.apply();
+  }
+
+  private takeFiles(readings: readonly RuleFileReading[]): void {
     const present = new Set(readings.map((reading) => reading.path));
     for (const path of this.fileStates.keys()) if (!present.has(path)) this.fileStates.delete(path);
     for (const reading of readings) this.takeFile(reading);
-    this.apply();
   }
 
   private takeFile(reading: RuleFileReading): void {

@@ -229,9 +229,13 @@ describe('rules admin API', () => {
       "INSERT INTO access_rules (id, sealed_document) SELECT 'moved', sealed_document FROM access_rules WHERE id = 'sealed'",
     );
     await a.running.app.get(ChangeNotifier).publish('rules', 'moved');
-    await eventually(() => matchOn(b, 'GET', 'https://sealed.example/') !== 'no_match');
-    const ready = await a.public.get<{ details?: Record<string, string> }>('/health/ready');
-    expect(ready.body.details?.['rules']).toContain('"moved"');
+    const reported = async (): Promise<string | undefined> =>
+      (await a.public.get<{ details?: Record<string, string> }>('/health/ready')).body.details?.['rules'];
+    let detail: string | undefined;
+    const deadline = Date.now() + 5000;
+    while (!(detail = await reported())?.includes('"moved"') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(detail).toContain('"moved"');
     expect((await a.admin.get('/rules/moved')).status).toBe(404);
     await queryDatabase(a.databaseUrl, "DELETE FROM access_rules WHERE id IN ('moved', 'sealed')");
     await a.running.app.get(ChangeNotifier).publish('rules', '*');

@@ -223,4 +223,15 @@ describe('glob matching strategy (RULES_MATCHING_STRATEGY=glob)', () => {
     const bad = await app.admin.put('/rules/bad-glob', { json: aRuleDocument('bad-glob', 'https://glob.example/<[a-z>') });
     expect(bad.status).toBe(400);
   });
+
+  it('a validator registered after start checks the rules already in force again', async () => {
+    app.running.app
+      .get(RulesService)
+      .registerValidator((rule) => (rule.id === 'glob' ? [{ path: 'authorizer.handler', message: 'refused from now on' }] : []));
+    await eventually(() => matchedId(app, 'GET', 'https://glob.example/api/a') === 'no_match');
+    const ready = await app.public.get<Readiness>('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.errors?.['rules']).toContain('rules.yaml');
+    expect(matchedId(app, 'GET', 'https://glob.example/files/readme')).toBe('stored-glob');
+  });
 });
