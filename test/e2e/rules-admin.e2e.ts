@@ -179,6 +179,8 @@ describe('rules admin API', () => {
     }
     const malformed = await a.admin.put<AccessError>('/rules/bad', { rawBody: '{"id":', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
+    const huge = await a.admin.put<AccessError>('/rules/bad', { json: rule({ description: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect([huge.status, huge.body.code]).toEqual([413, 413]);
     const longest = 'x'.repeat(190);
     expect((await a.admin.put(`/rules/${longest}`, { json: aRuleDocument(longest, 'https://longest.example/') })).status).toBe(201);
     expect((await a.admin.get(`/rules/${longest}`)).status).toBe(200);
