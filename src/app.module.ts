@@ -19,6 +19,7 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { RulesModule } from './rules/rules.module.js';
 import { SelfServiceModule } from './self-service/self-service.module.js';
 import { TuplesModule } from './tuples/tuples.module.js';
 import { UiModule } from './ui/ui.module.js';
@@ -41,6 +42,7 @@ export class AppModule {
         ClientsModule,
         KeysModule,
         PoliciesModule,
+        RulesModule,
         IdentitiesModule,
         ConsentModule,
         OAuthModule,

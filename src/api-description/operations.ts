@@ -562,4 +562,22 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
     body: json({ oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] }),
     security: [{ serviceSignature: [] }],
   },
+
+  // Access rules
+  'GET /rules': {
+    summary: 'List access rules, stored and from files (limit 50 by default, 500 at most; offset)',
+    tag: 'rules',
+    status: 200,
+    response: { type: 'array', items: { $ref: '#/components/schemas/accessRule' } },
+    query: [query('limit'), query('offset')],
+  },
+  'GET /rules/{id}': { summary: 'Get an access rule', tag: 'rules', status: 200, response: 'accessRule' },
+  'PUT /rules/{id}': {
+    summary: 'Create (201) or replace (200) a stored access rule',
+    tag: 'rules',
+    status: 200,
+    response: 'accessRule',
+    body: json({ $ref: '#/components/schemas/accessRule' }),
+  },
+  'DELETE /rules/{id}': { summary: 'Delete a stored access rule', tag: 'rules', status: 204 },
 };

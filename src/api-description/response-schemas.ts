@@ -230,6 +230,21 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   version: object({ version: string }),
   healthStatus: object({ status: string }),
   flushResult: anyObject,
+  accessRule: object(
+    {
+      id: string,
+      version: string,
+      description: string,
+      match: object({ methods: strings, url: string }),
+      authenticators: { type: 'array', items: ref('ruleHandler') },
+      authorizer: ref('ruleHandler'),
+      mutators: { type: 'array', items: ref('ruleHandler') },
+      errors: { type: 'array', items: ref('ruleHandler') },
+      upstream: object({ url: string, strip_path: string, preserve_host: { type: 'boolean' } }, []),
+    },
+    ['id', 'match', 'authenticators', 'authorizer', 'mutators'],
+  ),
+  ruleHandler: object({ handler: string, config: { type: ['object', 'null'] } }, ['handler']),
   directorySyncConnection: object(
     {
       id: string,

@@ -12,6 +12,7 @@ import { FlowsIdentityIndexPartial1763800009000 } from '../../migrations/1763800
 import { LogoutRequestHints1764000700000 } from '../../migrations/1764000700000-logout-request-hints.js';
 import { IdentityState1764000400000 } from '../../migrations/1764000400000-identity-state.js';
 import { CreateDirectorySync1764000401000 } from '../../migrations/1764000401000-create-directory-sync.js';
+import { CreateAccessRules1764000200000 } from '../../migrations/1764000200000-create-access-rules.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
 import { DirectoryConnectionEntity } from '../directory-sync/entities/directory-connection.entity.js';
 import { DirectoryDeliveryEntity } from '../directory-sync/entities/directory-delivery.entity.js';
@@ -41,6 +42,7 @@ import { ErrorContainerEntity } from '../self-service/errors/entities/error-cont
 import { FlowEntity } from '../self-service/flows/entities/flow.entity.js';
 import { LoginFailureEntity } from '../self-service/login/entities/login-failure.entity.js';
 import { SessionEntity } from '../self-service/sessions/entities/session.entity.js';
+import { AccessRuleEntity } from '../rules/entities/access-rule.entity.js';
 import { RelationTupleEntity } from '../tuples/entities/relation-tuple.entity.js';
 
 /**
@@ -78,6 +80,7 @@ export const ENTITIES: Function[] = [
   DirectoryGroupLinkEntity,
   DirectoryEventEntity,
   DirectoryDeliveryEntity,
+  AccessRuleEntity,
 ];
 
 export const MIGRATIONS: Function[] = [
@@ -95,4 +98,5 @@ export const MIGRATIONS: Function[] = [
   LogoutRequestHints1764000700000,
   IdentityState1764000400000,
   CreateDirectorySync1764000401000,
+  CreateAccessRules1764000200000,
 ];
