@@ -11,6 +11,7 @@ import { registerIdentities } from './commands/identities.command.js';
 import { registerKeys } from './commands/keys.command.js';
 import { registerMigrate } from './commands/migrate.command.js';
 import { registerPolicies } from './commands/policies.command.js';
+import { registerRules } from './commands/rules.command.js';
 import { registerToken } from './commands/token.command.js';
 import { registerTuples } from './commands/tuples.command.js';
 
@@ -40,6 +41,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<ExitCo
   registerIdentities(program, factory);
   registerTuples(program, factory);
   registerPolicies(program, factory);
+  registerRules(program, factory);
   registerToken(program, factory);
   registerHealth(program, factory);
   registerMigrate(program, factory);

@@ -326,6 +326,50 @@ describe('policies', () => {
   });
 });
 
+describe('rules', () => {
+  it('validates rule files without a server, and imports them all or nothing', async () => {
+    const rule = (id: string) => ({
+      id,
+      match: { methods: ['GET'], url: `http://app.example/${id}/<.*>` },
+      authenticators: [{ handler: 'anonymous' }],
+      authorizer: { handler: 'allow' },
+      mutators: [{ handler: 'noop' }],
+    });
+    const good = join(dir, 'rules.json');
+    await writeFile(good, JSON.stringify([rule('one'), rule('two')]));
+    const yaml = join(dir, 'rules.yaml');
+    await writeFile(
+      yaml,
+      `- id: three\n  match: {methods: [GET], url: 'http://app.example/three'}\n  authenticators: [{handler: noop}]\n  authorizer: {handler: allow}\n  mutators: [{handler: noop}]\n`,
+    );
+    const bad = join(dir, 'bad.json');
+    await writeFile(
+      bad,
+      JSON.stringify([
+        { ...rule('four'), match: { methods: ['FETCH'], url: 'http://app.example/<(a+)+' } },
+        { id: 'x', extra: 1 },
+      ]),
+    );
+
+    const valid = json<{ valid: boolean; rules: number }>(await cli(['--json', 'rules', 'validate', good, yaml]));
+    expect(valid).toMatchObject({ valid: true, rules: 3 });
+    const invalid = await cli(['rules', 'validate', good, bad]);
+    expect(invalid.code).toBe(ExitCode.FAILED);
+    expect(invalid.stdout).toContain(bad);
+
+    const refused = await cli(['rules', 'import', good, bad]);
+    expect(refused.code).toBe(ExitCode.USAGE);
+    expect((await app.admin.get('/rules/one')).status).toBe(404);
+
+    const imported = json<{ created: number; replaced: number }>(await cli(['--json', 'rules', 'import', good, yaml]));
+    expect(imported).toEqual({ created: 3, replaced: 0 });
+    const again = json<{ created: number; replaced: number }>(await cli(['--json', 'rules', 'import', good]));
+    expect(again).toEqual({ created: 0, replaced: 2 });
+    expect((await app.admin.get<{ id: string }>('/rules/three')).body.id).toBe('three');
+    expect((await cli(['rules', 'validate', join(dir, 'missing.json')])).code).toBe(ExitCode.USAGE);
+  });
+});
+
 describe('token', () => {
   it('introspects an active token (exit 0) and an unknown one (exit 3)', async () => {
     const client = json<{ client_id: string; client_secret: string }>(
