@@ -161,6 +161,10 @@ export interface OAuth2Config {
   readonly adminScope: string;
   /** `wildcard` (Hydra's default: `foo.*` allows `foo.bar`) or `exact`. */
   readonly scopeStrategy: 'wildcard' | 'exact';
+  /** Scopes granted only to a client that lists them literally, whatever the strategy (the admin scope). */
+  readonly privilegedScopes: readonly string[];
+  /** How far a client's clock may be off for the `iat`, `nbf` and `exp` of the JWTs it sends (private_key_jwt). */
+  readonly clockSkewSeconds: number;
   readonly subjectTypes: readonly ('public' | 'pairwise')[];
   /** Salt for pairwise subjects; `undefined`: derived from the first system secret. */
   readonly pairwiseSalt: string | undefined;

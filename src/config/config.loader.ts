@@ -72,6 +72,7 @@ const KNOWN_KEYS = [
   'OAUTH2_ACCESS_TOKEN_STRATEGY',
   'OAUTH2_ADMIN_SCOPE',
   'OAUTH2_SCOPE_STRATEGY',
+  'OAUTH2_CLOCK_SKEW',
   'OIDC_SUBJECT_TYPES',
   'OIDC_PAIRWISE_SALT',
   'OIDC_SUPPORTED_SCOPES',
@@ -133,6 +134,7 @@ export function loadConfig(env: Source, version: string): AppConfig {
   for (const secret of system) {
     if (secret.length < 16) throw new ConfigError('SECRETS_SYSTEM', 'every secret must be at least 16 characters long');
   }
+  const adminScope = read('OAUTH2_ADMIN_SCOPE') ?? 'latchkey.admin';
   const tokens = list(read, 'ADMIN_TOKENS');
   for (const token of tokens) {
     if (token.length < 16) throw new ConfigError('ADMIN_TOKENS', 'every token must be at least 16 characters long');
@@ -209,8 +211,10 @@ export function loadConfig(env: Source, version: string): AppConfig {
         loginConsentRequest: duration(read, 'TTL_LOGIN_CONSENT_REQUEST', 1800),
       },
       accessTokenStrategy: oneOf(read, 'OAUTH2_ACCESS_TOKEN_STRATEGY', ['opaque', 'jwt'] as const, 'opaque'),
-      adminScope: read('OAUTH2_ADMIN_SCOPE') ?? 'latchkey.admin',
+      adminScope,
       scopeStrategy: oneOf(read, 'OAUTH2_SCOPE_STRATEGY', ['wildcard', 'exact'] as const, 'wildcard'),
+      privilegedScopes: [adminScope],
+      clockSkewSeconds: duration(read, 'OAUTH2_CLOCK_SKEW', 60, 0),
       subjectTypes: subjectTypes(read, 'OIDC_SUBJECT_TYPES'),
       pairwiseSalt: read('OIDC_PAIRWISE_SALT'),
       supportedScopes: list(read, 'OIDC_SUPPORTED_SCOPES'),

@@ -40,7 +40,7 @@ export class IntrospectionService {
     const found = await this.lookup.findActive(value);
     if (found === undefined) return INACTIVE;
     const { token } = found;
-    if (!requiredScope.every((scope) => scopeAllowed(this.config.oauth2.scopeStrategy, token.scope, scope))) return INACTIVE;
+    if (!requiredScope.every((scope) => scopeAllowed(this.config.oauth2, token.scope, scope))) return INACTIVE;
     const iat = Math.floor(token.issuedAt.getTime() / 1000);
     return {
       active: true,
