@@ -99,12 +99,20 @@ export class LinkFlowSteps {
 
   /**
    * Queues the e-mail for an address: the link when someone has it, otherwise the "invalid" e-mail, so the
-   * answer is the same either way. The token expires with the flow.
+   * answer is the same either way. The token expires with the flow. A link goes only to the address as
+   * stored for the identity that matched, never to the text typed: that text only has to normalise to
+   * the stored address, and mailboxes need not agree with our normalisation. The "invalid" e-mail, which
+   * carries no link, goes to what was typed.
    */
   async sendLink(kind: LinkFlowKind, flowId: string, expiresAt: Date, email: string): Promise<void> {
     const issued = await kind.issueToken(email, flowId, expiresAt);
-    const url = issued === undefined ? undefined : linkUrl(this.config.urls.issuer, FLOW_KINDS[kind.kind].path, flowId, issued.token);
-    await this.courier.queue(kind.email(email, url));
+    if (issued === undefined) {
+      await this.courier.queue(kind.email(email, undefined));
+      return;
+    }
+    await this.courier.queue(
+      kind.email(issued.address, linkUrl(this.config.urls.issuer, FLOW_KINDS[kind.kind].path, flowId, issued.token)),
+    );
   }
 
   /** A fresh flow replacing `flow` (same type), carrying `message`: API 302 to the flow, browser 302 to the UI. */
