@@ -204,6 +204,11 @@ export interface SelfServiceConfig {
   readonly defaultBrowserReturnUrl: string;
   /** `return_to` must match one of these by scheme, host, port and path prefix (the issuer always counts). */
   readonly allowedReturnUrls: readonly string[];
+  /**
+   * `GET /self-service/browser/flows/logout` ends the session only with the session's logout token
+   * (`?token=`, from `GET /self-service/logout/browser`), so a cross-site navigation cannot log anyone out.
+   */
+  readonly logoutRequiresToken: boolean;
   readonly urls: SelfServiceUrlsConfig;
   readonly loginThrottle: LoginThrottleConfig;
 }

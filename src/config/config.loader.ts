@@ -84,6 +84,7 @@ const KNOWN_KEYS = [
   'SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE',
   'SELFSERVICE_DEFAULT_BROWSER_RETURN_URL',
   'SELFSERVICE_ALLOWED_RETURN_URLS',
+  'SELFSERVICE_LOGOUT_REQUIRE_TOKEN',
   'URLS_SELFSERVICE_LOGIN_UI',
   'URLS_SELFSERVICE_REGISTRATION_UI',
   'URLS_SELFSERVICE_SETTINGS_UI',
@@ -228,6 +229,7 @@ export function loadConfig(env: Source, version: string): AppConfig {
       sessionCacheTtl: duration(read, 'SESSION_CACHE_TTL', 30, 0),
       defaultBrowserReturnUrl: httpUrl(read, 'SELFSERVICE_DEFAULT_BROWSER_RETURN_URL', `${issuer}/`),
       allowedReturnUrls: urlList(read, 'SELFSERVICE_ALLOWED_RETURN_URLS'),
+      logoutRequiresToken: bool(read, 'SELFSERVICE_LOGOUT_REQUIRE_TOKEN', false),
       // No built-in self-service pages yet: the defaults are where the ui context will serve them.
       urls: {
         login: httpUrl(read, 'URLS_SELFSERVICE_LOGIN_UI', `${issuer}/ui/login`),
