@@ -414,3 +414,36 @@ describe('the cases that used to answer 500: a 400 in the family shape, nothing 
     }
   });
 });
+
+describe('stored URIs with characters a header cannot carry', () => {
+  it('a client registered with non-ASCII or control characters in its redirect URI never makes a redirect answer 500', async () => {
+    const accepted: string[] = [];
+    for (const uri of [
+      'https://a.example/cb/\u00fc\u2603',
+      'https://a.example/cb?x=\u{1F600}',
+      'https://a.example/cb\r\nX: 1',
+      'https://a.example/c\u0000b',
+    ]) {
+      const created = await app.admin.post<{ client_id: string }>('/clients', {
+        json: { redirect_uris: [uri], grant_types: ['authorization_code'], response_types: ['code'], scope: 'openid' },
+      });
+      expect(created.status, JSON.stringify(uri)).toBeLessThan(500);
+      if (created.status !== 201) continue;
+      accepted.push(uri);
+      const query = new URLSearchParams({
+        client_id: created.body.client_id,
+        redirect_uri: uri,
+        response_type: 'code',
+        scope: 'openid admin',
+        state: 'state-123456',
+      });
+      const refused = await app.public.get(`/oauth2/auth?${query.toString()}`);
+      expect(refused.status, JSON.stringify(uri)).toBeLessThan(500);
+      const started = await app.public.get(
+        `/oauth2/auth?${new URLSearchParams({ ...Object.fromEntries(query), scope: 'openid' }).toString()}`,
+      );
+      expect(started.status, JSON.stringify(uri)).toBeLessThan(500);
+    }
+    expect(accepted).toEqual(['https://a.example/cb/\u00fc\u2603', 'https://a.example/cb?x=\u{1F600}']);
+  });
+});
