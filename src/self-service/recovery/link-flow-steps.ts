@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { isUuid } from '../../database/uuid.js';
@@ -36,8 +36,10 @@ export interface LinkQuery {
  * has left (`bench/enumeration-timing.mjs` compares the two).
  */
 @Injectable()
-export class LinkFlowSteps {
+export class LinkFlowSteps implements OnModuleDestroy {
   private readonly logger = new Logger('SelfService');
+  /** Sends started after an answer and not ended yet: a graceful stop waits for them. */
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -101,15 +103,28 @@ export class LinkFlowSteps {
       active: LINK_METHOD,
       ui: this.flows.form(flow, linkNodes(submission.email), [kind.messages.emailSent()]),
     });
-    http.reply.raw.once('close', () => this.sendAfterAnswer(kind, flow.id, flow.expiresAt, submission.email));
+    this.sendAfterAnswer(http, kind, flow.id, flow.expiresAt, submission.email);
     return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 200);
   }
 
-  /** `sendLink` once the answer has gone; a failure is logged (without the address), the answer stands. */
-  private sendAfterAnswer(kind: LinkFlowKind, flowId: string, expiresAt: Date, email: string): void {
-    this.sendLink(kind, flowId, expiresAt, email).catch((error: unknown) => {
-      this.logger.error({ msg: 'sending a link failed', flow: flowId, error: error instanceof Error ? error.message : String(error) });
-    });
+  /**
+   * `sendLink` once the answer has gone (the response closed); a failure is logged (without the address),
+   * the answer stands. Counted as pending from now, so that a stop right after the answer still sends.
+   */
+  private sendAfterAnswer(http: SelfServiceHttp, kind: LinkFlowKind, flowId: string, expiresAt: Date, email: string): void {
+    const answered = new Promise<void>((resolve) => http.reply.raw.once('close', () => resolve()));
+    const sending = answered
+      .then(() => this.sendLink(kind, flowId, expiresAt, email))
+      .catch((error: unknown) => {
+        this.logger.error({ msg: 'sending a link failed', flow: flowId, error: error instanceof Error ? error.message : String(error) });
+      });
+    this.pending.add(sending);
+    void sending.finally(() => this.pending.delete(sending));
+  }
+
+  /** A stop after an answer still queues its e-mail: the database closes after this resolves. */
+  async onModuleDestroy(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
   }
 
   /**
