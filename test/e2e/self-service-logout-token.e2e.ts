@@ -55,6 +55,7 @@ describe('GET /self-service/logout/browser', () => {
     const response = await browser.get<LogoutUrl>('/self-service/logout/browser');
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(['logout_token', 'logout_url']);
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const url = new URL(response.body.logout_url);
     expect(`${url.origin}${url.pathname}`).toBe(`${app.running.config.urls.issuer}/self-service/logout`);
     expect(url.searchParams.get('token')).toBe(response.body.logout_token);

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Delete, Get, Header, HttpCode, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PublicController } from '../../common/auth/controllers.js';
 import { BrowserErrorFilter } from '../errors/browser-error.filter.js';
@@ -29,6 +29,7 @@ export class LogoutController {
   }
 
   @Get('self-service/logout/browser')
+  @Header('cache-control', 'no-store')
   logoutUrl(@Req() request: FastifyRequest): Promise<LogoutUrlResponse> {
     return this.logout.logoutUrl(request);
   }
