@@ -11,6 +11,7 @@ import { HttpListeners } from './common/http/http-listeners.js';
 import { AppLogger } from './common/logging/app-logger.js';
 import { listenerConstraint, listenerOf, type Listener } from './common/http/listener.js';
 import { sendError } from './common/errors/error-response.js';
+import { installInputGuard } from './common/http/input-guard.js';
 import { installRequestHooks, restrictBodyParsers } from './common/http/request-hooks.js';
 import { assignedRequestIdOf } from './common/http/request-id.js';
 import type { AppConfig, LogLevel } from './config/app-config.js';
@@ -71,6 +72,7 @@ export async function startLatchkey(
     app.get(RouteCatalog).attach(fastify);
     installRequestHooks(fastify, httpDurationHistogram(), logsRequests(options.quiet === true ? 'silent' : config.log.level));
     restrictBodyParsers(fastify);
+    installInputGuard(fastify, config.errors.exposeInternal);
     // Cookies carry the login/consent CSRF values, the remembered login session and the self-service session.
     // Parsed only where read (requestCookies), not by an onRequest hook on every route.
     await app.register(fastifyCookie, { hook: false });

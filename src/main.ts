@@ -1,3 +1,5 @@
+// First: the linear-time RegExp fallback must be on before any pattern of the process is compiled.
+import './common/regex/linear-regexp.js';
 import { startLatchkey } from './bootstrap.js';
 import { ConfigError } from './config/config.error.js';
 

@@ -264,6 +264,9 @@ function defaultAlgorithm(jwk: JWK): string | undefined {
 function checkRedirectUri(uri: string): void {
   const field = 'redirect_uris';
   if (uri.includes('#')) throw ClientsError.redirectUri(field, `${quote(uri)} must not contain a fragment`);
+  // The URL parser drops CR, LF and tab silently: a URI holding them would be matched as typed but
+  // mean another one (and could never go into a Location header as it is).
+  if (hasControlCharacter(uri)) throw ClientsError.redirectUri(field, `${quote(uri)} must not contain control characters`);
   const url = parseUrl(uri);
   if (url === undefined) throw ClientsError.redirectUri(field, `${quote(uri)} must be an absolute URI`);
   if (FORBIDDEN_REDIRECT_SCHEMES.includes(url.protocol)) throw ClientsError.redirectUri(field, `${quote(uri)} uses a forbidden scheme`);
@@ -279,8 +282,8 @@ function checkRedirectUri(uri: string): void {
 function checkPostLogoutRedirectUri(uri: string, redirectUris: readonly string[]): void {
   const field = 'post_logout_redirect_uris';
   const url = parseUrl(uri);
-  if (url === undefined || uri.includes('#'))
-    throw ClientsError.metadata(field, `${quote(uri)} must be an absolute URI without a fragment`);
+  if (url === undefined || uri.includes('#') || hasControlCharacter(uri))
+    throw ClientsError.metadata(field, `${quote(uri)} must be an absolute URI without a fragment or control characters`);
   const matches = redirectUris.some((redirect) => {
     const other = parseUrl(redirect);
     return other !== undefined && other.protocol === url.protocol && other.hostname === url.hostname && other.port === url.port;

@@ -180,6 +180,10 @@ export interface OAuth2Config {
   readonly adminScope: string;
   /** `wildcard` (Hydra's default: `foo.*` allows `foo.bar`) or `exact`. */
   readonly scopeStrategy: 'wildcard' | 'exact';
+  /** Scopes granted only to a client that lists them literally, whatever the strategy (the admin scope). */
+  readonly privilegedScopes: readonly string[];
+  /** How far a client's clock may be off for the `iat`, `nbf` and `exp` of the JWTs it sends (private_key_jwt). */
+  readonly clockSkewSeconds: number;
   readonly subjectTypes: readonly ('public' | 'pairwise')[];
   /** Salt for pairwise subjects; `undefined`: derived from the first system secret. */
   readonly pairwiseSalt: string | undefined;
@@ -223,6 +227,11 @@ export interface SelfServiceConfig {
   readonly defaultBrowserReturnUrl: string;
   /** `return_to` must match one of these by scheme, host, port and path prefix (the issuer always counts). */
   readonly allowedReturnUrls: readonly string[];
+  /**
+   * `GET /self-service/browser/flows/logout` ends the session only with the session's logout token
+   * (`?token=`, from `GET /self-service/logout/browser`), so a cross-site navigation cannot log anyone out.
+   */
+  readonly logoutRequiresToken: boolean;
   readonly urls: SelfServiceUrlsConfig;
   readonly loginThrottle: LoginThrottleConfig;
 }

@@ -332,6 +332,16 @@ describe('loadConfig: relation tuples', () => {
       expect(keyOfError({ [key]: value })).toBe(key);
     });
 
+    it('treats the admin scope as privileged and gives client assertions a 60 s clock skew by default', () => {
+      const defaults = loadConfig({}, '1.0.0').oauth2;
+      expect(defaults.privilegedScopes).toEqual(['latchkey.admin']);
+      expect(defaults.clockSkewSeconds).toBe(60);
+      const set = loadConfig({ OAUTH2_ADMIN_SCOPE: 'ops.root', OAUTH2_CLOCK_SKEW: '0' }, '1.0.0').oauth2;
+      expect(set.privilegedScopes).toEqual(['ops.root']);
+      expect(set.clockSkewSeconds).toBe(0);
+      expect(keyOfError({ OAUTH2_CLOCK_SKEW: '-1' })).toBe('OAUTH2_CLOCK_SKEW');
+    });
+
     it('keeps each subject type once', () => {
       expect(loadConfig({ OIDC_SUBJECT_TYPES: 'pairwise, public, pairwise' }, '1.0.0').oauth2.subjectTypes).toEqual(['pairwise', 'public']);
     });
@@ -347,6 +357,7 @@ describe('loadConfig: relation tuples', () => {
         sessionCacheTtl: 30,
         defaultBrowserReturnUrl: 'https://id.example.com',
         allowedReturnUrls: [],
+        logoutRequiresToken: false,
         urls: {
           login: 'https://id.example.com/ui/login',
           registration: 'https://id.example.com/ui/registration',
@@ -357,6 +368,11 @@ describe('loadConfig: relation tuples', () => {
         },
         loginThrottle: { maxFailuresPerIdentifier: 10, maxFailuresPerIp: 100, windowSeconds: 900 },
       });
+    });
+
+    it('reads SELFSERVICE_LOGOUT_REQUIRE_TOKEN', () => {
+      expect(loadConfig({ SELFSERVICE_LOGOUT_REQUIRE_TOKEN: 'true' }, '1.0.0').selfService.logoutRequiresToken).toBe(true);
+      expect(keyOfError({ SELFSERVICE_LOGOUT_REQUIRE_TOKEN: 'maybe' })).toBe('SELFSERVICE_LOGOUT_REQUIRE_TOKEN');
     });
 
     it('reads durations, the return URL allow-list, the UI URLs and the throttle', () => {

@@ -79,6 +79,7 @@ const KNOWN_KEYS = [
   'OAUTH2_ACCESS_TOKEN_STRATEGY',
   'OAUTH2_ADMIN_SCOPE',
   'OAUTH2_SCOPE_STRATEGY',
+  'OAUTH2_CLOCK_SKEW',
   'OIDC_SUBJECT_TYPES',
   'OIDC_PAIRWISE_SALT',
   'OIDC_SUPPORTED_SCOPES',
@@ -91,6 +92,7 @@ const KNOWN_KEYS = [
   'SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE',
   'SELFSERVICE_DEFAULT_BROWSER_RETURN_URL',
   'SELFSERVICE_ALLOWED_RETURN_URLS',
+  'SELFSERVICE_LOGOUT_REQUIRE_TOKEN',
   'URLS_SELFSERVICE_LOGIN_UI',
   'URLS_SELFSERVICE_REGISTRATION_UI',
   'URLS_SELFSERVICE_SETTINGS_UI',
@@ -159,6 +161,7 @@ export function loadConfig(env: Source, version: string): AppConfig {
   for (const secret of system) {
     if (secret.length < 16) throw new ConfigError('SECRETS_SYSTEM', 'every secret must be at least 16 characters long');
   }
+  const adminScope = read('OAUTH2_ADMIN_SCOPE') ?? 'latchkey.admin';
   const tokens = list(read, 'ADMIN_TOKENS');
   for (const token of tokens) {
     if (token.length < 16) throw new ConfigError('ADMIN_TOKENS', 'every token must be at least 16 characters long');
@@ -248,8 +251,10 @@ export function loadConfig(env: Source, version: string): AppConfig {
         loginConsentRequest: duration(read, 'TTL_LOGIN_CONSENT_REQUEST', 1800),
       },
       accessTokenStrategy: oneOf(read, 'OAUTH2_ACCESS_TOKEN_STRATEGY', ['opaque', 'jwt'] as const, 'opaque'),
-      adminScope: read('OAUTH2_ADMIN_SCOPE') ?? 'latchkey.admin',
+      adminScope,
       scopeStrategy: oneOf(read, 'OAUTH2_SCOPE_STRATEGY', ['wildcard', 'exact'] as const, 'wildcard'),
+      privilegedScopes: [adminScope],
+      clockSkewSeconds: duration(read, 'OAUTH2_CLOCK_SKEW', 60, 0),
       subjectTypes: subjectTypes(read, 'OIDC_SUBJECT_TYPES'),
       pairwiseSalt: read('OIDC_PAIRWISE_SALT'),
       supportedScopes: list(read, 'OIDC_SUPPORTED_SCOPES'),
@@ -269,6 +274,7 @@ export function loadConfig(env: Source, version: string): AppConfig {
       sessionCacheTtl: duration(read, 'SESSION_CACHE_TTL', 30, 0),
       defaultBrowserReturnUrl: httpUrl(read, 'SELFSERVICE_DEFAULT_BROWSER_RETURN_URL', `${issuer}/`),
       allowedReturnUrls: urlList(read, 'SELFSERVICE_ALLOWED_RETURN_URLS'),
+      logoutRequiresToken: bool(read, 'SELFSERVICE_LOGOUT_REQUIRE_TOKEN', false),
       // The built-in pages of the ui context.
       urls: {
         login: httpUrl(read, 'URLS_SELFSERVICE_LOGIN_UI', `${issuer}/ui/login`),

@@ -9,6 +9,7 @@ import { ConsentRequestsRepository } from './consent-requests.repository.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
 import { asJsonObject } from './entities/stored-oidc-context.js';
 import { consentMayBeSkipped, decideConsentSkip, flowExpired, sameAuthorizationRequest } from './flow-decisions.js';
+import type { ScopeRules } from './scope-strategy.js';
 import { digestOf, matchesDigest, newFlowSecret } from './flow-secrets.js';
 import { LoginHandOff, type RedeemedLogin, sessionEnded } from './login-hand-off.js';
 import { toRejection } from './rejection.js';
@@ -21,7 +22,7 @@ import { toRejection } from './rejection.js';
 export class ConsentHandOff {
   private readonly ttlSeconds: number;
   private readonly consentUrl: string;
-  private readonly scopeStrategy: 'wildcard' | 'exact';
+  private readonly scopeRules: ScopeRules;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -31,7 +32,7 @@ export class ConsentHandOff {
   ) {
     this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
     this.consentUrl = config.oauth2.urls.consent;
-    this.scopeStrategy = config.oauth2.scopeStrategy;
+    this.scopeRules = config.oauth2;
   }
 
   /**
@@ -47,7 +48,7 @@ export class ConsentHandOff {
       skippable && !context.prompt.has('consent') ? await this.consents.findRemembered(login.subject, context.client.id, now) : [];
     let skip: boolean;
     try {
-      skip = decideConsentSkip(context, skippable, remembered, this.scopeStrategy);
+      skip = decideConsentSkip(context, skippable, remembered, this.scopeRules);
     } catch (refusal) {
       await this.login.writeSession(redeemed.session);
       throw refusal;

@@ -9,6 +9,10 @@ import {
   sameAuthorizationRequest,
   withQueryParameter,
 } from './flow-decisions.js';
+import type { ScopeRules } from './scope-strategy.js';
+
+const WILDCARD: ScopeRules = { scopeStrategy: 'wildcard', privilegedScopes: [] };
+const EXACT: ScopeRules = { scopeStrategy: 'exact', privilegedScopes: [] };
 
 const NOW = new Date('2030-01-01T12:00:00Z');
 const secondsAgo = (seconds: number): Date => new Date(NOW.getTime() - seconds * 1000);
@@ -118,42 +122,42 @@ describe('decideConsentSkip', () => {
   const remembered = [{ grantedScope: ['openid', 'photos.*'], grantedAudience: ['https://api.example'] }];
 
   it('skips when a remembered consent covers every scope (wildcard strategy)', () => {
-    expect(decideConsentSkip(request(), true, remembered, 'wildcard')).toBe(true);
+    expect(decideConsentSkip(request(), true, remembered, WILDCARD)).toBe(true);
   });
 
   it('asks when the strategy is exact and only a wildcard was granted', () => {
-    expect(decideConsentSkip(request(), true, remembered, 'exact')).toBe(false);
+    expect(decideConsentSkip(request(), true, remembered, EXACT)).toBe(false);
   });
 
   it('asks when one scope is not covered', () => {
-    expect(decideConsentSkip(request([], ['openid', 'email']), true, remembered, 'wildcard')).toBe(false);
+    expect(decideConsentSkip(request([], ['openid', 'email']), true, remembered, WILDCARD)).toBe(false);
   });
 
   it('asks when an audience is not covered, skips when it is', () => {
-    expect(decideConsentSkip(request([], ['openid'], ['https://other.example']), true, remembered, 'wildcard')).toBe(false);
-    expect(decideConsentSkip(request([], ['openid'], ['https://api.example']), true, remembered, 'wildcard')).toBe(true);
+    expect(decideConsentSkip(request([], ['openid'], ['https://other.example']), true, remembered, WILDCARD)).toBe(false);
+    expect(decideConsentSkip(request([], ['openid'], ['https://api.example']), true, remembered, WILDCARD)).toBe(true);
   });
 
   it('skips when any one of several remembered consents covers the request', () => {
     const several = [{ grantedScope: ['openid'], grantedAudience: [] }, ...remembered];
-    expect(decideConsentSkip(request(), true, several, 'wildcard')).toBe(true);
+    expect(decideConsentSkip(request(), true, several, WILDCARD)).toBe(true);
   });
 
   it('asks under prompt=consent even when covered', () => {
-    expect(decideConsentSkip(request(['consent']), true, remembered, 'wildcard')).toBe(false);
+    expect(decideConsentSkip(request(['consent']), true, remembered, WILDCARD)).toBe(false);
   });
 
   it('never skips for a public client with an insecure redirect', () => {
-    expect(decideConsentSkip(request(), false, remembered, 'wildcard')).toBe(false);
+    expect(decideConsentSkip(request(), false, remembered, WILDCARD)).toBe(false);
   });
 
   it('is consent_required under prompt=none without a covering consent, or for such a public client', () => {
-    expect(codeOf(() => decideConsentSkip(request(['none']), true, [], 'wildcard'))).toBe(ConsentErrorCode.ConsentRequired);
-    expect(codeOf(() => decideConsentSkip(request(['none']), false, remembered, 'wildcard'))).toBe(ConsentErrorCode.ConsentRequired);
+    expect(codeOf(() => decideConsentSkip(request(['none']), true, [], WILDCARD))).toBe(ConsentErrorCode.ConsentRequired);
+    expect(codeOf(() => decideConsentSkip(request(['none']), false, remembered, WILDCARD))).toBe(ConsentErrorCode.ConsentRequired);
   });
 
   it('skips under prompt=none when covered', () => {
-    expect(decideConsentSkip(request(['none']), true, remembered, 'wildcard')).toBe(true);
+    expect(decideConsentSkip(request(['none']), true, remembered, WILDCARD)).toBe(true);
   });
 });
 

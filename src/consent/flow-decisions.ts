@@ -1,7 +1,7 @@
 import type { Client } from '../clients/client.js';
 import type { AuthorizationContext } from './authorization-context.js';
 import { ConsentError } from './consent.errors.js';
-import { scopesCovered } from './scope-strategy.js';
+import { scopesCovered, type ScopeRules } from './scope-strategy.js';
 
 /** A remembered login session that answers the browser's session cookie. */
 export interface RememberedLogin {
@@ -76,14 +76,14 @@ export function decideConsentSkip(
   context: ConsentInputs,
   skippable: boolean,
   remembered: readonly RememberedConsent[],
-  strategy: 'wildcard' | 'exact',
+  rules: ScopeRules,
 ): boolean {
   const skip =
     !context.prompt.has('consent') &&
     skippable &&
     remembered.some(
       (consent) =>
-        scopesCovered(strategy, consent.grantedScope, context.requestedScope) &&
+        scopesCovered(rules, consent.grantedScope, context.requestedScope) &&
         context.requestedAudience.every((audience) => consent.grantedAudience.includes(audience)),
     );
   if (!skip && context.prompt.has('none')) {

@@ -10,6 +10,8 @@ import { isForeignKeyViolation } from '../database/sql-state.js';
 export interface AddressOwner {
   readonly identityId: string;
   readonly addressId: string;
+  /** The address as stored: where mail for it goes, never the text someone typed to find it. */
+  readonly value: string;
 }
 
 /** A link token that was just used up. */
@@ -44,12 +46,12 @@ export class AddressTokensRepository {
 
   async findRecoveryAddress(via: string, value: string): Promise<AddressOwner | undefined> {
     const row = await this.dataSource.manager.findOne(IdentityRecoveryAddressEntity, { where: { via, value } });
-    return row === null ? undefined : { identityId: row.identityId, addressId: row.id };
+    return row === null ? undefined : { identityId: row.identityId, addressId: row.id, value: row.value };
   }
 
   async findVerifiableAddress(via: string, value: string): Promise<AddressOwner | undefined> {
     const row = await this.dataSource.manager.findOne(IdentityVerifiableAddressEntity, { where: { via, value } });
-    return row === null ? undefined : { identityId: row.identityId, addressId: row.id };
+    return row === null ? undefined : { identityId: row.identityId, addressId: row.id, value: row.value };
   }
 
   /**

@@ -16,6 +16,8 @@ export type { RedeemedToken } from './address-tokens.repository.js';
 export interface IssuedToken {
   readonly token: string;
   readonly identityId: string;
+  /** The matched address as stored: the only place the link may be sent. */
+  readonly address: string;
 }
 
 const EMAIL = 'email';
@@ -42,7 +44,8 @@ export class AddressTokensService {
 
   /** A recovery token for the identity owning that recovery e-mail address; undefined when nobody does. */
   async issueRecoveryToken(email: string, flowId: string, expiresAt: Date): Promise<IssuedToken | undefined> {
-    const owner = await this.repository.findRecoveryAddress(EMAIL, normalizeIdentifier(email.trim()));
+    const value = normalizeIdentifier(email.trim());
+    const owner = value === undefined ? undefined : await this.repository.findRecoveryAddress(EMAIL, value);
     if (owner === undefined) return undefined;
     const token = newLinkToken();
     await this.recoveryTokens.insert(
@@ -57,7 +60,7 @@ export class AddressTokensService {
         createdAt: new Date(),
       }),
     );
-    return { token, identityId: owner.identityId };
+    return { token, identityId: owner.identityId, address: owner.value };
   }
 
   /**
@@ -73,7 +76,8 @@ export class AddressTokensService {
    * `pending` address becomes `sent` (reference §1.2), so a later settings change does not mail it again.
    */
   async issueVerificationToken(email: string, flowId: string, expiresAt: Date): Promise<IssuedToken | undefined> {
-    const owner = await this.repository.findVerifiableAddress(EMAIL, normalizeIdentifier(email.trim()));
+    const value = normalizeIdentifier(email.trim());
+    const owner = value === undefined ? undefined : await this.repository.findVerifiableAddress(EMAIL, value);
     if (owner === undefined) return undefined;
     const token = newLinkToken();
     await this.repository.insertVerificationToken(
@@ -90,7 +94,7 @@ export class AddressTokensService {
     );
     if (await this.repository.markVerificationSent(owner.addressId))
       await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, owner.identityId);
-    return { token, identityId: owner.identityId };
+    return { token, identityId: owner.identityId, address: owner.value };
   }
 
   /**

@@ -146,9 +146,13 @@ export class IdentitiesService {
     return this.repository.delete(id, manager);
   }
 
-  /** The identity whose login identifier or e-mail address is `email` (normalized here), or undefined. */
-  idByEmailWithin(manager: EntityManager, email: string): Promise<string | undefined> {
-    return this.repository.idByEmail(normalizeIdentifier(email), manager);
+  /**
+   * The identity whose login identifier or e-mail address is `email` (normalized here), or undefined;
+   * an address normalization refuses (a look-alike) belongs to nobody.
+   */
+  async idByEmailWithin(manager: EntityManager, email: string): Promise<string | undefined> {
+    const normalized = normalizeIdentifier(email);
+    return normalized === undefined ? undefined : this.repository.idByEmail(normalized, manager);
   }
 
   /** Tells every instance's caches that these identities changed; call once the caller's transaction committed. */
@@ -188,7 +192,9 @@ export class IdentitiesService {
    * `hashedPassword` is undefined for an identity created without a password.
    */
   passwordCredentialRead(identifier: string): EmbeddedRead<PasswordCredential | undefined> {
-    return this.repository.passwordCredentialRead(normalizeIdentifier(identifier));
+    // A refused identifier is looked up as typed: no stored identifier has that form (the same rule refused
+    // it on write), so it finds nobody, at the cost of the same statement.
+    return this.repository.passwordCredentialRead(normalizeIdentifier(identifier) ?? identifier);
   }
 
   /** Creates an identity with a password (hashed with argon2id here): self-service registration. */

@@ -27,7 +27,8 @@ export function parseIdentityListFilter(
       throw IdentitiesError.invalidRequest(name, 'is not a list filter: use credentials_identifier or traits.<identifier trait>');
     }
     if (typeof raw !== 'string' || raw === '') throw IdentitiesError.invalidRequest(name, 'must be given once, with a value');
-    conditions.push({ identifier: normalizeIdentifier(raw), traitPath });
+    // A refused value is compared as typed: no stored identifier has that form, so it matches nobody.
+    conditions.push({ identifier: normalizeIdentifier(raw) ?? raw, traitPath });
   }
   return conditions;
 }

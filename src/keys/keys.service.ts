@@ -98,23 +98,26 @@ export class KeysService {
 
   /** Every key of the set, newest first, private members opened. */
   async getSet(set: string): Promise<KeyRecord[]> {
-    const rows = await this.repository.findSet(set);
+    const rows = storableName(set) ? await this.repository.findSet(set) : [];
     if (rows.length === 0) throw new KeysError(KeysErrorCode.SetNotFound, `Key set ${set} does not exist.`);
     return rows.map((row) => this.toRecord(row));
   }
 
   async getKey(set: string, kid: string): Promise<KeyRecord> {
-    const row = await this.repository.findKey(set, kid);
+    const row = storableName(set) && storableName(kid) ? await this.repository.findKey(set, kid) : null;
     if (row === null) throw new KeysError(KeysErrorCode.KeyNotFound, `Key ${kid} does not exist in set ${set}.`);
     return this.toRecord(row);
   }
 
   async deleteSet(set: string): Promise<void> {
+    if (!storableName(set)) throw new KeysError(KeysErrorCode.SetNotFound, `Key set ${set} does not exist.`);
     await this.repository.deleteSet(set);
     await this.cache.changed(set);
   }
 
   async deleteKey(set: string, kid: string): Promise<void> {
+    if (!storableName(set) || !storableName(kid))
+      throw new KeysError(KeysErrorCode.KeyNotFound, `Key ${kid} does not exist in set ${set}.`);
     await this.repository.deleteKey(set, kid);
     await this.cache.changed(set);
   }
@@ -204,4 +207,9 @@ export class KeysService {
       privateMembers: row.sealedPrivate === null ? undefined : this.cipher.open(row.setName, row.kid, row.sealedPrivate),
     };
   }
+}
+
+/** PostgreSQL text cannot hold NUL: a set or key id holding one exists nowhere (404, not a failed query). */
+function storableName(name: string): boolean {
+  return !name.includes('\0');
 }

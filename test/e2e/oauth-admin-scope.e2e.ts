@@ -33,6 +33,50 @@ describe('admin-scope access tokens', () => {
     expect((await admin.post('/oauth2/introspect', { form: { token: 'x' } })).status).toBe(200);
   });
 
+  it('a client registered with scope * or latchkey.* gets no admin-scope token, under either strategy', async () => {
+    for (const scope of ['*', 'latchkey.*', '*.admin']) {
+      const client = await createClient(app, { grant_types: ['client_credentials'], response_types: [], scope });
+      const refused = await token(
+        app,
+        { grant_type: 'client_credentials', scope: ADMIN_SCOPE },
+        basic(client.client_id, client.client_secret!),
+      );
+      expectOAuthError(refused, 400, 'invalid_scope');
+      const ordinary = await token(
+        app,
+        { grant_type: 'client_credentials', scope: 'latchkey.read' },
+        basic(client.client_id, client.client_secret!),
+      );
+      expect(ordinary.status, ordinary.text).toBe(scope === '*.admin' ? 400 : 200);
+      if (ordinary.status === 200) {
+        expectOAuthError(await app.anonymousAdmin.withToken(ordinary.body.access_token).get('/clients'), 401, 'unauthorized');
+      }
+    }
+  });
+
+  it('a client registered with scope * cannot ask the authorization endpoint for the admin scope', async () => {
+    const web = await createClient(app, {
+      redirect_uris: ['https://web.example/cb'],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      scope: 'openid *',
+    });
+    const query = (scope: string): string =>
+      new URLSearchParams({
+        client_id: web.client_id,
+        redirect_uri: 'https://web.example/cb',
+        response_type: 'code',
+        scope,
+        state: 'state-0123456789',
+      }).toString();
+    const refused = await app.public.get(`/oauth2/auth?${query(`openid ${ADMIN_SCOPE}`)}`);
+    expect(refused.status).toBe(302);
+    expect(new URL(refused.headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
+    const allowed = await app.public.get(`/oauth2/auth?${query('openid photos.read')}`);
+    expect(allowed.status).toBe(302);
+    expect(new URL(allowed.headers.get('location')!).searchParams.get('login_challenge')).not.toBeNull();
+  });
+
   it('a token without the admin scope cannot', async () => {
     const response = await app.anonymousAdmin.withToken(await clientToken('read')).get('/clients');
     expectOAuthError(response, 401, 'unauthorized');

@@ -364,6 +364,17 @@ describe('S31/S32: private_key_jwt assertions', () => {
     }
   });
 
+  it('an assertion issued or valid only beyond the clock skew (60 s) is refused; within it, accepted', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const claims of [{ iat: now + 600 }, { iat: now + 120 }, { nbf: now + 600 }]) {
+      expectOAuthError(await token(app, withAssertion(await assertion(key, client.client_id, claims))), 401, 'invalid_client');
+    }
+    for (const claims of [{ iat: now + 20 }, { nbf: now + 20 }]) {
+      const response = await token(app, withAssertion(await assertion(key, client.client_id, claims)));
+      expect(response.status, response.text).toBe(200);
+    }
+  });
+
   it('S31: a wrong client_assertion_type is refused', async () => {
     const jwt = await assertion(key, client.client_id);
     expectOAuthError(await token(app, withAssertion(jwt, { client_assertion_type: 'urn:example:other' })), 401, 'invalid_client');

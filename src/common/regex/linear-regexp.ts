@@ -10,25 +10,32 @@ import { setFlagsFromString } from 'node:v8';
  *   linear-time form.
  * - `--enable-experimental-regexp-engine-on-excessive-backtracks` makes an ordinary RegExp switch to
  *   that engine after `--regexp-backtracks-before-fallback` (50 000) backtracks. Patterns are matched
- *   with the ordinary, faster engine; a pathological input costs at most those backtracks and then
- *   runs in linear time.
- * The flags are process-wide and only change what happens to a RegExp that has already backtracked
- * 50 000 times, so they are harmless to the rest of the process.
+ *   with the ordinary, faster engine (the `l` form runs typical policy values about ten times slower);
+ *   a pathological input costs at most those backtracks and then runs in linear time.
+ * V8 reads the second flag when it first compiles a RegExp's code, and a RegExp compiled before it
+ * keeps backtracking forever. So the flags are set when this module is first evaluated — main.ts
+ * imports it before anything else, so that no pattern of the process is compiled earlier — and every
+ * pattern that caller input reaches (policy regex and glob patterns, condition expressions, access
+ * rule URLs) is compiled through `compileLinearRegExp`, never with a bare `new RegExp`. The flags are
+ * process-wide and only change what happens to a RegExp that has already backtracked 50 000 times,
+ * so they are harmless to the rest of the process.
  */
+setFlagsFromString('--enable-experimental-regexp-engine');
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+
 const LINEAR_FLAG: string = 'l';
-let available: boolean | undefined;
+const available: boolean = linearEngineWorks();
+
+function linearEngineWorks(): boolean {
+  try {
+    new RegExp('a', LINEAR_FLAG);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function linearRegExpAvailable(): boolean {
-  if (available === undefined) {
-    setFlagsFromString('--enable-experimental-regexp-engine');
-    setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-    try {
-      new RegExp('a', LINEAR_FLAG);
-      available = true;
-    } catch {
-      available = false;
-    }
-  }
   return available;
 }
 
@@ -38,7 +45,7 @@ export function linearRegExpAvailable(): boolean {
  * this runtime has no linear-time engine (then no regular expression is accepted: fail closed).
  */
 export function compileLinearRegExp(source: string, flags = ''): RegExp {
-  if (!linearRegExpAvailable()) throw new Error('this runtime has no linear-time regular expression engine');
+  if (!available) throw new Error('this runtime has no linear-time regular expression engine');
   new RegExp(source, `${LINEAR_FLAG}${flags}`);
   return new RegExp(source, flags);
 }

@@ -107,4 +107,21 @@ describe('IdentitySchemaRegistry', () => {
     expect(caught(() => registry({ a: PERSON }, 'z'))).toBeInstanceOf(ConfigError);
     expect(caught(() => registry({ a: PERSON }, 'z'))).toMatchObject({ key: 'IDENTITY_DEFAULT_SCHEMA_ID' });
   });
+
+  it('runs a schema pattern in linear time against a hostile trait, and refuses at load one with no linear-time form', () => {
+    const withPattern = (pattern: string): unknown => ({
+      properties: { traits: { type: 'object', properties: { handle: { type: 'string', pattern } } } },
+    });
+    const schema = registry({ nested: withPattern('^(a+)+$') }).resolve('nested');
+    expect(caught(() => schema.validate({ handle: `${'a'.repeat(64)}!` }))).toMatchObject({
+      details: { path: 'traits.handle', keyword: 'pattern' },
+    });
+    expect(schema.validate({ handle: 'aaaa' }).identifiers).toEqual([]);
+    for (const pattern of ['^(a)\\1$', '^(?=a)a$']) {
+      expect(
+        caught(() => registry({ bad: withPattern(pattern) })),
+        pattern,
+      ).toMatchObject({ key: 'IDENTITY_SCHEMAS' });
+    }
+  });
 });

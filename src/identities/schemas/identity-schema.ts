@@ -62,16 +62,27 @@ export class IdentitySchema {
   }
 
   private identifierValue(hit: ExtensionHit, traitPath: string): string {
-    if (typeof hit.value === 'string') return normalizeIdentifier(hit.value);
+    if (typeof hit.value === 'string') {
+      const identifier = normalizeIdentifier(hit.value);
+      if (identifier === undefined) {
+        throw IdentitiesError.invalidTraits(
+          `traits.${traitPath}`,
+          'must not hold characters that normalization would turn into others (look-alikes such as K KELVIN SIGN or full-width letters)',
+          'format',
+        );
+      }
+      return identifier;
+    }
     if (typeof hit.value === 'number') return String(hit.value);
     throw IdentitiesError.invalidTraits(`traits.${traitPath}`, 'a login identifier must be a string or a number', 'ory.sh/kratos');
   }
 
   private emailValue(hit: ExtensionHit, traitPath: string): string {
-    if (typeof hit.value !== 'string' || !this.isEmail(hit.value)) {
+    const value = typeof hit.value === 'string' && this.isEmail(hit.value) ? normalizeIdentifier(hit.value) : undefined;
+    if (value === undefined) {
       throw IdentitiesError.invalidTraits(`traits.${traitPath}`, 'must be a valid email address to be used as an address', 'format');
     }
-    return normalizeIdentifier(hit.value);
+    return value;
   }
 }
 

@@ -1,9 +1,10 @@
 import { Ajv, type AnySchemaObject, type ValidateFunction } from 'ajv';
-import type { DataValidationCxt } from 'ajv/dist/types/index.js';
+import type { DataValidationCxt, RegExpEngine } from 'ajv/dist/types/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { ExtensionHit, TraitsValidator } from './identity-schema.js';
 import { KRATOS_EXTENSION_KEYWORD, KRATOS_EXTENSION_META_SCHEMA, type KratosExtensionConfig } from './kratos-extension.js';
+import { compileLinearRegExp } from '../../common/regex/linear-regexp.js';
 import { isEmailAddress } from './email-address.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module object.
@@ -25,6 +26,10 @@ const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  * The `ory.sh/kratos` keyword is registered as a validating keyword that records where it met which
  * value. Ajv validation is synchronous, so one collector per compiler is enough.
  */
+const LINEAR_PATTERNS: RegExpEngine = Object.assign((pattern: string, flags: string) => compileLinearRegExp(pattern, flags), {
+  code: 'compileLinearRegExp',
+});
+
 export class SchemaCompiler {
   private readonly draft07: Ajv;
   private readonly draft2020: Ajv2020;
@@ -38,6 +43,10 @@ export class SchemaCompiler {
       strictTuples: false,
       strictRequired: false,
       logger: false,
+      // `pattern` and `patternProperties` run against registrants' traits: compiled by the one linear-time
+      // helper, which has no `u` form (a pattern needing `\p{…}` is refused when the schema is loaded).
+      unicodeRegExp: false,
+      code: { regExp: LINEAR_PATTERNS },
     } as const;
     this.draft07 = this.prepare(new Ajv(options));
     this.draft2020 = this.prepare(new Ajv2020(options));

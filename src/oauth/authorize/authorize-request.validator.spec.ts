@@ -18,7 +18,7 @@ function paramsOf(query: Record<string, string | undefined>): AuthorizeParameter
 function validate(
   query: Record<string, string | undefined>,
   client: Client = clientFixture(),
-  settings: AuthorizeValidationSettings = { scopeStrategy: 'wildcard' },
+  settings: AuthorizeValidationSettings = { scopeRules: { scopeStrategy: 'wildcard', privilegedScopes: [] } },
 ): ValidAuthorizeRequest {
   return validateAuthorizeRequest(paramsOf({ ...BASE, ...query }), client, REDIRECT, settings);
 }
@@ -136,7 +136,9 @@ describe('validateAuthorizeRequest', () => {
 
   it('refuses a parameter given twice', () => {
     const params = AuthorizeParameters.from({ rawQuery: new URLSearchParams(BASE).toString() + '&scope=profile', form: undefined });
-    expect(() => validateAuthorizeRequest(params, clientFixture(), REDIRECT, { scopeStrategy: 'wildcard' })).toThrow(AuthorizeError);
+    expect(() =>
+      validateAuthorizeRequest(params, clientFixture(), REDIRECT, { scopeRules: { scopeStrategy: 'wildcard', privilegedScopes: [] } }),
+    ).toThrow(AuthorizeError);
   });
 
   describe('state (S05)', () => {
@@ -163,8 +165,12 @@ describe('validateAuthorizeRequest', () => {
     });
 
     it('takes the wildcard literally under the exact strategy', () => {
-      expect(errorOf({ scope: 'photos.read' }, undefined, { scopeStrategy: 'exact' })).toBe('invalid_scope');
-      expect(validate({ scope: 'photos.*' }, undefined, { scopeStrategy: 'exact' }).scope).toEqual(['photos.*']);
+      expect(errorOf({ scope: 'photos.read' }, undefined, { scopeRules: { scopeStrategy: 'exact', privilegedScopes: [] } })).toBe(
+        'invalid_scope',
+      );
+      expect(validate({ scope: 'photos.*' }, undefined, { scopeRules: { scopeStrategy: 'exact', privilegedScopes: [] } }).scope).toEqual([
+        'photos.*',
+      ]);
     });
 
     it('accepts a request without scope', () => {

@@ -1,7 +1,7 @@
 import type { Client } from '../../clients/client.js';
 import type { OidcContext, Prompt } from '../../consent/authorization-context.js';
 import { audiencesNotAllowed } from '../strategies/audience-strategy.js';
-import { scopeAllowed } from '../../consent/scope-strategy.js';
+import { scopeAllowed, type ScopeRules } from '../../consent/scope-strategy.js';
 import type { ResponseType } from '../tokens/authorized-request.js';
 import { parseClaimsRequest, type ClaimsRequest } from '../tokens/claims-request.js';
 import { AuthorizeError, AuthorizeErrorCode } from './authorize.errors.js';
@@ -10,7 +10,7 @@ import type { ErrorDestination, ValidAuthorizeRequest } from './authorize-reques
 import { defaultResponseMode, isResponseMode, type ResponseMode } from './response-mode.js';
 
 export interface AuthorizeValidationSettings {
-  readonly scopeStrategy: 'wildcard' | 'exact';
+  readonly scopeRules: ScopeRules;
 }
 
 /** fosite's MinParameterEntropy: the shortest `state` and `nonce` accepted. */
@@ -37,7 +37,7 @@ export function validateAuthorizeRequest(
   const responseMode = responseModeOf(params, responseTypes);
   refuseRegistration(params);
   const state = stateOf(params);
-  const scope = scopeOf(params, client, settings.scopeStrategy);
+  const scope = scopeOf(params, client, settings.scopeRules);
   const audience = audienceOf(params, client);
   requireOpenIdForIdToken(responseTypes, scope);
   const claims = claimsOf(params, scope);
@@ -132,10 +132,10 @@ function stateOf(params: AuthorizeParameters): string {
   return state;
 }
 
-function scopeOf(params: AuthorizeParameters, client: Client, strategy: AuthorizeValidationSettings['scopeStrategy']): string[] {
+function scopeOf(params: AuthorizeParameters, client: Client, rules: ScopeRules): string[] {
   const requested = [...new Set(params.list('scope'))];
   const allowed = client.scope.split(' ').filter((scope) => scope !== '');
-  const refused = requested.find((scope) => !scopeAllowed(strategy, allowed, scope));
+  const refused = requested.find((scope) => !scopeAllowed(rules, allowed, scope));
   if (refused !== undefined)
     throw new AuthorizeError(AuthorizeErrorCode.InvalidScope, `The client may not request the scope "${refused}".`);
   return requested;

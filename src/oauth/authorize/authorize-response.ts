@@ -16,13 +16,24 @@ const SUBMIT_SCRIPT = 'document.forms[0].submit();';
 export function deliverToClient(redirectUri: string, mode: ResponseMode, parameters: Readonly<Record<string, string>>): AuthorizeDelivery {
   const encoded = new URLSearchParams(parameters).toString();
   switch (mode) {
-    case 'query':
-      return { kind: 'redirect', location: `${redirectUri}${querySeparator(redirectUri)}${encoded}` };
+    case 'query': {
+      const base = headerSafe(redirectUri);
+      return { kind: 'redirect', location: `${base}${querySeparator(base)}${encoded}` };
+    }
     case 'fragment':
-      return { kind: 'redirect', location: `${redirectUri}#${encoded}` };
+      return { kind: 'redirect', location: `${headerSafe(redirectUri)}#${encoded}` };
     case 'form_post':
       return { kind: 'page', page: formPostPage(redirectUri, parameters) };
   }
+}
+
+/**
+ * The redirect URI as the URL parser serialises it (non-ASCII percent-encoded, as a browser would send
+ * it anyway): a registered URI may hold characters that a `Location` header cannot carry. Registered
+ * URIs are absolute (checked at registration), so they parse.
+ */
+function headerSafe(uri: string): string {
+  return /^[\x21-\x7e]*$/.test(uri) ? uri : new URL(uri).href;
 }
 
 function querySeparator(uri: string): string {

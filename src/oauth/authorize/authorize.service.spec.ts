@@ -57,7 +57,7 @@ function harness(
   const subjects = {
     forClient: (c: Client, subject: string, forced: string) => (c.subjectType === 'pairwise' ? forced || `pairwise-${subject}` : subject),
   };
-  const config = { urls: { issuer: ISSUER }, oauth2: { scopeStrategy: 'wildcard' } } as unknown as AppConfig;
+  const config = { urls: { issuer: ISSUER }, oauth2: { scopeStrategy: 'wildcard', privilegedScopes: [] } } as unknown as AppConfig;
   const service = new AuthorizeService(
     clients as never,
     { advance } as never,

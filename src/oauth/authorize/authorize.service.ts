@@ -88,7 +88,7 @@ export class AuthorizeService {
     redirectUri: string,
     cookies: Readonly<Record<string, string | undefined>>,
   ): Promise<AuthorizeOutcome> {
-    const request = validateAuthorizeRequest(params, client, redirectUri, { scopeStrategy: this.config.oauth2.scopeStrategy });
+    const request = validateAuthorizeRequest(params, client, redirectUri, { scopeRules: this.config.oauth2 });
     const context = await this.contextOf(request, params);
     const browser: BrowserState = { cookies, loginVerifier: params.get('login_verifier'), consentVerifier: params.get('consent_verifier') };
     const step = await this.consentFlow.advance(context, browser);

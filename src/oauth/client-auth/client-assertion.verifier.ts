@@ -27,19 +27,21 @@ export const ASSERTION_ALGORITHMS: readonly string[] = [
 
 /** Longest accepted assertion lifetime from now: jti values are kept until exp, so exp must be near. */
 const MAX_ASSERTION_LIFETIME_SECONDS = 3600;
-const CLOCK_TOLERANCE_SECONDS = 30;
 
 /**
  * private_key_jwt (RFC 7523 §2.2, §3; OIDC Core §9): the client proves itself with a JWT it signed.
  * `iss` = `sub` = client_id, `aud` names this server (the token endpoint URL, or the issuer), `exp`
  * required and at most an hour ahead, `jti` required and accepted once. The algorithm must be the
  * client's `token_endpoint_auth_signing_alg` when registered, else any asymmetric one; keys come only
- * from the client's registration (`jwks` or `jwks_uri`), never from the assertion's headers. Every
+ * from the client's registration (`jwks` or `jwks_uri`), never from the assertion's headers. `iat`,
+ * when present, must not be later than now plus the clock skew (OAUTH2_CLOCK_SKEW) that `nbf` and `exp`
+ * are granted too: an assertion minted for later is one made ahead of time to be used then. Every
  * failure is `invalid_client`.
  */
 @Injectable()
 export class ClientAssertionVerifier {
   private readonly audiences: string[];
+  private readonly clockSkewSeconds: number;
 
   constructor(
     private readonly clients: ClientsService,
@@ -48,6 +50,7 @@ export class ClientAssertionVerifier {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.audiences = [`${config.urls.issuer}/oauth2/token`, config.urls.issuer, config.urls.issuerIdentifier];
+    this.clockSkewSeconds = config.oauth2.clockSkewSeconds;
   }
 
   async verify(parameters: FormParameters): Promise<Client> {
@@ -88,9 +91,12 @@ export class ClientAssertionVerifier {
           subject: client.id,
           audience: this.audiences,
           requiredClaims: ['exp', 'jti'],
-          clockTolerance: CLOCK_TOLERANCE_SECONDS,
+          clockTolerance: this.clockSkewSeconds,
         });
         if (typeof payload.jti !== 'string' || payload.jti === '') throw TokenError.invalidClient(false, 'The assertion jti is missing.');
+        if (payload.iat !== undefined && payload.iat > Math.floor(Date.now() / 1000) + this.clockSkewSeconds) {
+          throw TokenError.invalidClient(false, 'The assertion was issued in the future (iat).');
+        }
         return payload;
       } catch (error) {
         if (error instanceof TokenError) throw error;

@@ -56,7 +56,7 @@ export class IntrospectionService {
     if (found === undefined) return INACTIVE;
     const { token } = found;
     if (reach === 'audience' && caller.kind === 'client' && !token.audience.includes(caller.client.id)) return INACTIVE;
-    if (!requiredScope.every((scope) => scopeAllowed(this.config.oauth2.scopeStrategy, token.scope, scope))) return INACTIVE;
+    if (!requiredScope.every((scope) => scopeAllowed(this.config.oauth2, token.scope, scope))) return INACTIVE;
     const iat = Math.floor(token.issuedAt.getTime() / 1000);
     return {
       active: true,

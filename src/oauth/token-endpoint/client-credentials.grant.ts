@@ -39,7 +39,7 @@ export class ClientCredentialsGrant {
     const allowedScopes = this.scopesOf(client);
     for (const requested of scope) {
       // A scope equal to a registered one is allowed under either strategy; the strategy decides the rest.
-      if (!allowedScopes.includes(requested) && !scopeAllowed(this.config.oauth2.scopeStrategy, allowedScopes, requested)) {
+      if (!allowedScopes.includes(requested) && !scopeAllowed(this.config.oauth2, allowedScopes, requested)) {
         throw TokenError.invalidScope(`The client is not allowed to request the scope ${JSON.stringify(requested)}.`);
       }
     }

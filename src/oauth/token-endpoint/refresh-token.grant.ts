@@ -44,7 +44,7 @@ export class RefreshTokenGrant {
     }
     const allowedScopes = spaceList(client.scope);
     for (const scope of token.scope) {
-      if (!scopeAllowed(this.config.oauth2.scopeStrategy, allowedScopes, scope)) {
+      if (!scopeAllowed(this.config.oauth2, allowedScopes, scope)) {
         throw TokenError.invalidScope(`The client is no longer allowed the scope ${JSON.stringify(scope)}.`);
       }
     }

@@ -1,5 +1,5 @@
 import { escapeRegExp, literalPattern, type CompiledPattern } from './compiled-pattern.js';
-import { regExpProblem } from '../../common/regex/linear-regexp.js';
+import { compileLinearRegExp, regExpProblem } from '../../common/regex/linear-regexp.js';
 import { PatternSyntaxError } from './pattern-syntax.error.js';
 import { stickyMatcher } from './sticky-matcher.js';
 
@@ -22,7 +22,7 @@ export function compileGlobPattern(pattern: string): CompiledPattern {
   const body = new GlobConverter(pattern, literal.end).sequence(false);
   const test = stickyMatcher(literal.text, `${body}$`, (source) => {
     try {
-      return new RegExp(source, 'y');
+      return compileLinearRegExp(source, 'y');
     } catch (error) {
       throw new PatternSyntaxError(regExpProblem(error));
     }

@@ -14,7 +14,7 @@ import { FlowEntity } from './entities/flow.entity.js';
 import { FLOW_KINDS, type FlowKind, type FlowType } from './flow-kind.js';
 import { FlowsRepository, type FlowChanges } from './flows.repository.js';
 import type { FailureCounts, FailureQuery } from '../login/login-throttle.js';
-import { isAllowedReturnTo } from './return-to.js';
+import { allowedReturnTo } from './return-to.js';
 
 function flowParameter(http: SelfServiceHttp): unknown {
   return (http.request.query as Record<string, unknown>)['flow'];
@@ -182,13 +182,14 @@ export class FlowsService {
     const raw = (request.query as Record<string, unknown>)['return_to'];
     if (raw === undefined || raw === '') return undefined;
     if (typeof raw !== 'string') throw SelfServiceError.invalidRequest('return_to must be given once.', { parameter: 'return_to' });
-    if (!isAllowedReturnTo(raw, this.allowedReturnUrls())) throw SelfServiceError.returnToForbidden(raw);
-    return raw;
+    const allowed = allowedReturnTo(raw, this.allowedReturnUrls());
+    if (allowed === undefined) throw SelfServiceError.returnToForbidden(raw);
+    return allowed;
   }
 
-  /** Whether a URL passes the `return_to` allow-list (browser logout falls back instead of failing). */
-  isAllowedReturnTo(url: string): boolean {
-    return isAllowedReturnTo(url, this.allowedReturnUrls());
+  /** The URL, serialised, when it passes the `return_to` allow-list (browser logout falls back instead of failing). */
+  allowedReturnTo(url: string): string | undefined {
+    return allowedReturnTo(url, this.allowedReturnUrls());
   }
 
   /** The UI URL of a flow with `?flow=<id>` (or `&flow=` when the UI URL has a query). */

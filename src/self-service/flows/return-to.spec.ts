@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedReturnTo } from './return-to.js';
+import { allowedReturnTo } from './return-to.js';
 
 const ALLOWED = ['https://app.example.com/account', 'https://www.example.com/', 'http://localhost:3000/'];
 
@@ -12,7 +12,7 @@ describe('return_to allow-list', () => {
       'https://www.example.com/anything',
       'http://localhost:3000/cb',
     ]) {
-      expect(isAllowedReturnTo(url, ALLOWED), url).toBe(true);
+      expect(allowedReturnTo(url, ALLOWED), url).toBe(new URL(url).href);
     }
   });
 
@@ -31,8 +31,18 @@ describe('return_to allow-list', () => {
       '/account',
       'javascript:alert(1)',
       'not a url',
+      'https://app.example.com/account\r\nSet-Cookie: x=1',
+      'https://app.example.com/acc\nount/x',
+      'https://app.example.com/account\u0000',
+      'https://app.example.com/account\t',
     ]) {
-      expect(isAllowedReturnTo(url, ALLOWED), url).toBe(false);
+      expect(allowedReturnTo(url, ALLOWED), JSON.stringify(url)).toBeUndefined();
     }
+  });
+
+  it('answers the serialised URL: non-Latin-1 characters percent-encoded, fit for a Location header', () => {
+    expect(allowedReturnTo('https://app.example.com/account/\u00fc\u2603?q=\u{1F600}', ALLOWED)).toBe(
+      'https://app.example.com/account/%C3%BC%E2%98%83?q=%F0%9F%98%80',
+    );
   });
 });

@@ -131,5 +131,5 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 
 /** Identifiers are personal data: counted under their SHA-256 (after the same normalization as lookups). */
 function identifierKey(identifier: string): string {
-  return `identifier:${sha256Hex(normalizeIdentifier(identifier))}`;
+  return `identifier:${sha256Hex(normalizeIdentifier(identifier) ?? identifier)}`;
 }

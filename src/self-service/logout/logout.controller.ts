@@ -1,13 +1,15 @@
-import { Body, Delete, Get, HttpCode, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Delete, Get, Header, HttpCode, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PublicController } from '../../common/auth/controllers.js';
 import { BrowserErrorFilter } from '../errors/browser-error.filter.js';
 import { RevokeSessionDto } from './dto/revoke-session.dto.js';
-import { LogoutService } from './logout.service.js';
+import { LogoutService, type LogoutUrlResponse } from './logout.service.js';
 
 /**
  * Logout: `DELETE /self-service/logout/api` (API clients), `DELETE /sessions` (Kratos v0.6's name for
- * the same), and `GET /self-service/browser/flows/logout` (browsers).
+ * the same), `GET /self-service/browser/flows/logout` (browsers, the seed's route), and the later
+ * Kratos form for browsers: `GET /self-service/logout/browser` for the logout URL, `GET
+ * /self-service/logout?token=` to end the session.
  */
 @PublicController()
 @UseFilters(BrowserErrorFilter)
@@ -24,6 +26,17 @@ export class LogoutController {
   @HttpCode(204)
   revokeSession(@Body() body: RevokeSessionDto): Promise<void> {
     return this.logout.revokeToken(body.session_token);
+  }
+
+  @Get('self-service/logout/browser')
+  @Header('cache-control', 'no-store')
+  logoutUrl(@Req() request: FastifyRequest): Promise<LogoutUrlResponse> {
+    return this.logout.logoutUrl(request);
+  }
+
+  @Get('self-service/logout')
+  tokenLogout(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.logout.tokenLogout({ request, reply });
   }
 
   @Get('self-service/browser/flows/logout')

@@ -1,15 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { CsrfProtection } from '../csrf/csrf-protection.js';
 import { markBrowserRequest } from '../flows/browser-requests.js';
 import { FlowReplies } from '../flows/flow-replies.js';
 import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
 import { SelfServiceError } from '../self-service.errors.js';
-import { sessionTokenOf } from '../sessions/session-token.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 
-/** Logout for API clients (revoke by token) and browsers (revoke the cookie's session, clear cookies, redirect). */
+/** `GET /self-service/logout/browser`: where the browser goes to end its session (Kratos v0.7+). */
+export interface LogoutUrlResponse {
+  readonly logout_url: string;
+  readonly logout_token: string;
+}
+
+/** Longer `token` values are no logout token of ours. */
+const MAX_LOGOUT_TOKEN_LENGTH = 256;
+
+/**
+ * Logout for API clients (revoke by token) and browsers (revoke the cookie's session, clear cookies,
+ * redirect). A browser logout by a plain GET can be triggered by any site the user visits (a link, an
+ * image); the logout-token form (`GET /self-service/logout/browser` for the URL, then
+ * `GET /self-service/logout?token=`) needs a token only the session's own pages can read, and
+ * SELFSERVICE_LOGOUT_REQUIRE_TOKEN makes the seed's route need it too.
+ */
 @Injectable()
 export class LogoutService {
   constructor(
@@ -25,20 +39,54 @@ export class LogoutService {
     if (!(await this.sessions.revoke(token))) throw SelfServiceError.invalidSessionToken();
   }
 
+  /** `GET /self-service/logout/browser`: the logout URL and token of the request's session; 401 `session_inactive` without one. */
+  async logoutUrl(request: FastifyRequest): Promise<LogoutUrlResponse> {
+    const { session } = await this.sessions.require(request);
+    const token = this.sessions.logoutTokenOf(session);
+    return {
+      logout_url: `${this.config.urls.issuer}/self-service/logout?${new URLSearchParams({ token }).toString()}`,
+      logout_token: token,
+    };
+  }
+
+  /**
+   * `GET /self-service/logout?token=`: ends the request's session when `token` is that session's
+   * logout token (403 `security_csrf_violation` otherwise, nothing ended), then as `browserLogout`.
+   * A missing token is 400; without a session there is nothing to end and the browser is only sent on.
+   */
+  async tokenLogout(http: SelfServiceHttp): Promise<FastifyReply> {
+    markBrowserRequest(http.request);
+    const token = (http.request.query as Record<string, unknown>)['token'];
+    if (typeof token !== 'string' || token === '' || token.length > MAX_LOGOUT_TOKEN_LENGTH) {
+      throw SelfServiceError.invalidRequest('Please include the logout token in the URL query (token).', { parameter: 'token' });
+    }
+    return this.endSession(http, token);
+  }
+
   /**
    * `GET /self-service/browser/flows/logout`: revokes the session of the request (cookie, or token
    * header), drops the session and CSRF cookies, and sends the browser to `return_to` when it is
-   * allowed, else to SELFSERVICE_DEFAULT_BROWSER_RETURN_URL. Without a session it only redirects.
+   * allowed, else to SELFSERVICE_DEFAULT_BROWSER_RETURN_URL. Without a session it only redirects. With
+   * SELFSERVICE_LOGOUT_REQUIRE_TOKEN it needs the session's logout token, as `tokenLogout`.
    */
-  async browserLogout(http: SelfServiceHttp): Promise<FastifyReply> {
+  browserLogout(http: SelfServiceHttp): Promise<FastifyReply> {
     markBrowserRequest(http.request);
-    const token = sessionTokenOf(http.request);
-    if (token !== undefined) await this.sessions.revoke(token);
+    if (!this.config.selfService.logoutRequiresToken) return this.endSession(http, undefined);
+    const token = (http.request.query as Record<string, unknown>)['token'];
+    return this.endSession(http, typeof token === 'string' && token.length <= MAX_LOGOUT_TOKEN_LENGTH ? token : '');
+  }
+
+  /** Ends the request's session, checking `logoutToken` unless undefined, clears the cookies and redirects. */
+  private async endSession(http: SelfServiceHttp, logoutToken: string | undefined): Promise<FastifyReply> {
+    const active = await this.sessions.fromRequest(http.request);
+    if (active !== undefined) {
+      if (logoutToken !== undefined && !this.sessions.isLogoutTokenOf(active.session, logoutToken)) throw SelfServiceError.csrf();
+      await this.sessions.revoke(active.token);
+    }
     this.sessions.clearCookie(http.reply);
     this.csrf.clear(http.reply);
     const returnTo = (http.request.query as Record<string, unknown>)['return_to'];
-    const target =
-      typeof returnTo === 'string' && this.flows.isAllowedReturnTo(returnTo) ? returnTo : this.config.selfService.defaultBrowserReturnUrl;
-    return this.replies.redirect(http.reply, target);
+    const allowed = typeof returnTo === 'string' ? this.flows.allowedReturnTo(returnTo) : undefined;
+    return this.replies.redirect(http.reply, allowed ?? this.config.selfService.defaultBrowserReturnUrl);
   }
 }

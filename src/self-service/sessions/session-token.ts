@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../common/crypto/digest.js';
 import { requestCookies } from '../../common/http/cookies.js';
@@ -12,6 +12,24 @@ export function newSessionToken(): string {
 /** What is stored and looked up instead of the token. A 256-bit random token needs no key or salt. */
 export function tokenHash(token: string): string {
   return sha256Hex(token);
+}
+
+/**
+ * A session's logout token (Kratos' `logout_token`): HMAC-SHA256 of the session id under a system
+ * secret, base64url. Derived, never stored: only someone who can read the session (its cookie) can be
+ * given it, and it ends that session and no other.
+ */
+export function logoutToken(secret: string, sessionId: string): string {
+  return createHmac('sha256', secret).update(`logout:${sessionId}`, 'utf8').digest('base64url');
+}
+
+/** Whether `candidate` is the session's logout token under one of the secrets (so secrets can rotate); constant-time. */
+export function isLogoutToken(secrets: readonly string[], sessionId: string, candidate: string): boolean {
+  const given = Buffer.from(candidate, 'utf8');
+  return secrets.some((secret) => {
+    const expected = Buffer.from(logoutToken(secret, sessionId), 'utf8');
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
 }
 
 /** Longer values are no token of ours; refusing them early keeps hashing bounded. */

@@ -11,7 +11,7 @@ import { cookieOptions, SESSION_COOKIE } from '../self-service-cookies.js';
 import { SessionEntity } from './entities/session.entity.js';
 import { SessionCache } from './session-cache.js';
 import { toSessionResponse, type SessionResponse } from './session.mapper.js';
-import { newSessionToken, sessionTokenOf, tokenHash } from './session-token.js';
+import { isLogoutToken, logoutToken, newSessionToken, sessionTokenOf, tokenHash } from './session-token.js';
 import { SessionsRepository } from './sessions.repository.js';
 
 /** A valid session presented by a request, with the token it was presented with. */
@@ -108,6 +108,16 @@ export class SessionsService {
     const hashes = await this.repository.revokeOthers(keep.identityId, keep.id, new Date());
     for (const hash of hashes) await this.cache.changed(hash);
     return hashes.length;
+  }
+
+  /** The token that ends this session from a logout URL (see `logoutToken`). */
+  logoutTokenOf(session: SessionEntity): string {
+    return logoutToken(this.config.secrets.system[0]!, session.id);
+  }
+
+  /** Whether a logout URL's token is this session's. */
+  isLogoutTokenOf(session: SessionEntity, token: string): boolean {
+    return isLogoutToken(this.config.secrets.system, session.id, token);
   }
 
   /** Authenticated within SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE: may change the password and protected traits. */

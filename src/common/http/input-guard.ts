@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { CommonErrors } from '../errors/app-error.js';
+import { ErrorFamily, familyOf } from '../errors/error-family.js';
+import { sendError } from '../errors/error-response.js';
+import { listenerOf } from './listener.js';
+
+/** Deeper JSON than this is no input of ours (identity traits, claims and metadata stay far below it). */
+export const MAX_INPUT_DEPTH = 128;
+
+/** A lone surrogate (not text: PostgreSQL refuses it) or NUL (PostgreSQL cannot store it in text). */
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
+const UNSTORABLE = /\p{Cs}|\u0000/u;
+
+/**
+ * What is wrong with a parsed body or query, or undefined when nothing is: a string
+ * (value or member name) holding a lone surrogate or NUL, or nesting deeper than MAX_INPUT_DEPTH.
+ * Walked with an explicit stack, so a 10,000-level document costs a loop, not the call stack.
+ */
+export function inputProblem(input: unknown, checkStrings = true): string | undefined {
+  const stack: Array<readonly [unknown, number]> = [[input, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (checkStrings && UNSTORABLE.test(value)) return 'holds a NUL character or a lone UTF-16 surrogate';
+    } else if (value !== null && typeof value === 'object') {
+      if (depth >= MAX_INPUT_DEPTH) return `is nested deeper than ${MAX_INPUT_DEPTH} levels`;
+      for (const [key, inner] of Object.entries(value)) {
+        if (checkStrings && UNSTORABLE.test(key)) return 'holds a NUL character or a lone UTF-16 surrogate';
+        stack.push([inner, depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Refuses, before any handler runs, input that no handler can store or walk: NUL and lone surrogates
+ * in the body or the query (PostgreSQL rejects them, which surfaced as 500s), and
+ * bodies nested deeper than MAX_INPUT_DEPTH (handlers and PostgreSQL recurse over them). The answer is
+ * a 400 `invalid_request` in the shape of the family that owns the path, and nothing runs or is written.
+ * The access services (tuples, policies) validate every string themselves and answer their own codes
+ * (`invalid_relation_tuple`, `malformed_subject`, ...), so only the depth is checked for them here.
+ */
+export function installInputGuard(fastify: FastifyInstance, exposeInternal: boolean): void {
+  fastify.addHook('preValidation', (request, reply, done) => {
+    const checkStrings = familyOf(listenerOf(request.raw), request.url.split('?', 1)[0] ?? '/') !== ErrorFamily.Access;
+    for (const [part, input] of [
+      ['body', request.body],
+      ['query', request.query],
+    ] as const) {
+      const problem = input === undefined || input === null ? undefined : inputProblem(input, checkStrings);
+      if (problem !== undefined) {
+        sendError(request, reply, CommonErrors.invalidRequest(`The request ${part} ${problem}.`, { part }), exposeInternal);
+        return;
+      }
+    }
+    done();
+  });
+}
