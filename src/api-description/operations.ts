@@ -494,6 +494,16 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
   'GET /self-service/browser/flows/logout': redirect('End the browser session and redirect', 'self-service', {
     query: [query('return_to')],
   }),
+  'GET /self-service/logout/browser': {
+    summary: "A logout URL and token for the browser's session (401 without one)",
+    tag: 'self-service',
+    status: 200,
+    response: { type: 'object', required: ['logout_url', 'logout_token'], properties: { logout_url: str, logout_token: str } },
+    security: [{ sessionCookie: [] }],
+  },
+  'GET /self-service/logout': redirect('End the session a logout token names, and redirect', 'self-service', {
+    query: [query('token', true), query('return_to')],
+  }),
 
   // Built-in sign-in pages (server-rendered HTML; forms carry a CSRF token)
   'GET /ui/login': page('Sign-in page: renders a login flow (starts one when none is given)', { query: [query('flow')] }),
