@@ -65,10 +65,14 @@ export class BrowserUiService {
   }
 
   /** The active sessions of the browser's identity, newest first; 401 without a session. */
-  async sessionsOfBrowser(request: FastifyRequest): Promise<{ current: BrowserSessionView; all: BrowserSessionView[] }> {
+  async sessionsOfBrowser(
+    request: FastifyRequest,
+  ): Promise<{ current: BrowserSessionView; all: BrowserSessionView[]; logoutToken: string }> {
     const active = await this.sessions.require(request);
     const all = await this.sessions.listActive(active.session.identityId);
-    return { current: toView(active.session), all: all.map(toView) };
+    // The sign-out link carries the session's logout token, so it works when the tokenless route is
+    // switched off (SELFSERVICE_LOGOUT_REQUIRE_TOKEN) and cannot be forged from another site.
+    return { current: toView(active.session), all: all.map(toView), logoutToken: this.sessions.logoutTokenOf(active.session) };
   }
 
   /** Ends every other session of the browser's identity; 401 without a session. */

@@ -81,7 +81,7 @@ export class FlowPages {
   }
 
   private async sessionsSection(http: PageHttp): Promise<Record<string, unknown>> {
-    const { current, all } = await this.selfService.sessionsOfBrowser(http.request);
+    const { current, all, logoutToken } = await this.selfService.sessionsOfBrowser(http.request);
     return {
       sessions: all.map((session) => ({
         authenticatedAt: session.authenticatedAt.toISOString(),
@@ -91,7 +91,7 @@ export class FlowPages {
         current: session.id === current.id,
       })),
       signOutElsewhereAction: `${this.issuer}/ui/settings/sessions`,
-      signOutUrl: `${this.issuer}/self-service/browser/flows/logout`,
+      signOutUrl: `${this.issuer}/self-service/logout?${new URLSearchParams({ token: logoutToken }).toString()}`,
       csrfToken: this.selfService.formToken(http.request, http.reply),
     };
   }
