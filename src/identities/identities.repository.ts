@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
+import type { Announce } from '../database/change-notifier.js';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { offsetOf, type NumberedPage } from '../common/pagination/numbered-page.js';
 import { IdentityCredentialIdentifierEntity } from './entities/identity-credential-identifier.entity.js';
@@ -139,7 +140,7 @@ export class IdentitiesRepository {
    * Locks the identity, lets `build` compute the new state from the current row (it may throw), then
    * replaces traits, identifiers and addresses. Addresses that stay keep their id and verification state.
    */
-  async replace(id: string, build: (current: IdentityEntity) => IdentityWrite): Promise<IdentityRecord> {
+  async replace(id: string, build: (current: IdentityEntity) => IdentityWrite, announce: Announce): Promise<IdentityRecord> {
     if (!isUuid(id)) throw IdentitiesError.notFound();
     return this.writing(async (manager) => {
       const current = await manager
@@ -160,6 +161,7 @@ export class IdentitiesRepository {
       const verifiableAddresses = await this.syncVerifiable(manager, id, verifiable, write.derived.verifiableAddresses, now);
       const recoveryAddresses = await this.syncRecovery(manager, id, recovery, write.derived.recoveryAddresses, now);
       const identity = Object.assign(current, { schemaId: write.schemaId, traits: write.traits, updatedAt: now });
+      await announce(manager);
       return { identity, verifiableAddresses, recoveryAddresses };
     });
   }
@@ -187,9 +189,15 @@ export class IdentitiesRepository {
     return { records: await this.withAddresses(identities), total };
   }
 
-  /** Removes the identity and, by ON DELETE CASCADE, everything that hangs off it. Absent is fine. */
-  async delete(id: string): Promise<void> {
-    if (isUuid(id)) await this.dataSource.manager.delete(IdentityEntity, { id });
+  /**
+   * Removes the identity and, by ON DELETE CASCADE, everything that hangs off it, announced in the
+   * same transaction. Absent is fine.
+   */
+  async delete(id: string, announce: Announce): Promise<void> {
+    if (!isUuid(id)) return;
+    await this.dataSource.transaction(async (manager) => {
+      if (((await manager.delete(IdentityEntity, { id })).affected ?? 0) > 0) await announce(manager);
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NumberedPage } from '../common/pagination/numbered-page.js';
-import { ChangeNotifier } from '../database/change-notifier.js';
+import { ChangeNotifier, type Announce } from '../database/change-notifier.js';
 import type { EmbeddedRead } from '../database/named-statements.js';
 import type { CreateIdentityDto } from './dto/create-identity.dto.js';
 import type { UpdateIdentityDto } from './dto/update-identity.dto.js';
@@ -58,20 +58,27 @@ export class IdentitiesService {
 
   /** Full replace of schema and traits; an empty schema_id keeps the current schema. Credentials stay. */
   async replace(id: string, body: UpdateIdentityDto): Promise<IdentityRecord> {
-    const record = await this.repository.replace(id, (current) => {
-      const schema: IdentitySchema = this.schemas.resolve(
-        body.schema_id === undefined || body.schema_id === '' ? current.schemaId : body.schema_id,
-      );
-      return { schemaId: schema.id, traits: body.traits, derived: schema.validate(body.traits) };
-    });
-    await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
+    const record = await this.repository.replace(
+      id,
+      (current) => {
+        const schema: IdentitySchema = this.schemas.resolve(
+          body.schema_id === undefined || body.schema_id === '' ? current.schemaId : body.schema_id,
+        );
+        return { schemaId: schema.id, traits: body.traits, derived: schema.validate(body.traits) };
+      },
+      this.changed(id),
+    );
     return record;
   }
 
   /** Deletes the identity and, by cascade, its credentials, addresses and self-service sessions. */
   async delete(id: string): Promise<void> {
-    await this.repository.delete(id);
-    await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
+    await this.repository.delete(id, this.changed(id));
+  }
+
+  /** Announces a change of the identity, inside its write's transaction, to every instance. */
+  private changed(id: string): Announce {
+    return (transaction) => this.notifier.publishWithin(transaction, IDENTITIES_CHANGED_TOPIC, id);
   }
 
   // --- For the self-service context (login, registration, settings). ---

@@ -63,8 +63,7 @@ export class KeysService {
     const use = checkUse(request.use) ?? 'sig';
     if (request.kid !== undefined) checkName('kid', request.kid);
     const key = await generateKey(request.alg, use, request.kid);
-    await this.repository.add(set, this.toRow(set, key));
-    await this.cache.changed(set);
+    await this.repository.add(set, this.toRow(set, key), this.cache.changed(set));
     return key;
   }
 
@@ -81,8 +80,8 @@ export class KeysService {
     await this.repository.replaceSet(
       set,
       validated.map((key) => this.toRow(set, key)),
+      this.cache.changed(set),
     );
-    await this.cache.changed(set);
     return validated;
   }
 
@@ -91,8 +90,7 @@ export class KeysService {
     checkName('set', set);
     checkName('kid', kid);
     const validated = await validateJwk(key, { kidFromPath: kid });
-    await this.repository.replaceKey(set, this.toRow(set, validated));
-    await this.cache.changed(set);
+    await this.repository.replaceKey(set, this.toRow(set, validated), this.cache.changed(set));
     return validated;
   }
 
@@ -110,13 +108,11 @@ export class KeysService {
   }
 
   async deleteSet(set: string): Promise<void> {
-    await this.repository.deleteSet(set);
-    await this.cache.changed(set);
+    await this.repository.deleteSet(set, this.cache.changed(set));
   }
 
   async deleteKey(set: string, kid: string): Promise<void> {
-    await this.repository.deleteKey(set, kid);
-    await this.cache.changed(set);
+    await this.repository.deleteKey(set, kid, this.cache.changed(set));
   }
 
   /**
@@ -145,9 +141,7 @@ export class KeysService {
   async ensureSet(set: string): Promise<boolean> {
     if (await this.repository.hasKeys(set)) return false;
     const key = await generateKey('RS256', 'sig');
-    const created = await this.repository.addIfSetEmpty(set, this.toRow(set, key));
-    if (created) await this.cache.changed(set);
-    return created;
+    return this.repository.addIfSetEmpty(set, this.toRow(set, key), this.cache.changed(set));
   }
 
   private async loadSigningKey(set: string): Promise<SigningKey> {

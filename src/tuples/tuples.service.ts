@@ -120,7 +120,7 @@ export class TuplesService {
   /** Stores the tuple unless it exists (idempotent). Unknown namespace, also of a subject set: 404. */
   async write(fields: TupleFields): Promise<RelationTuple> {
     const tuple = parseTuple(fields);
-    if (await this.repository.insert(this.toStored(tuple, ''))) await this.cache.invalidate();
+    await this.repository.insert(this.toStored(tuple, ''), this.cache.invalidate);
     return tuple;
   }
 
@@ -135,7 +135,7 @@ export class TuplesService {
     const subjectKey = fields.subject === undefined ? undefined : this.subjectFilter(fields.subject);
     if (subjectKey === '') return;
     const namespaceId = this.namespaces.idOf(namespace)!;
-    if ((await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey })) > 0) await this.cache.invalidate();
+    await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey }, this.cache.invalidate);
   }
 
   /**
@@ -151,7 +151,7 @@ export class TuplesService {
       (delta.action === 'insert' ? inserts : deletes).push(stored);
     });
     if (inserts.length + deletes.length === 0) return;
-    if ((await this.repository.transact(inserts, deletes)) > 0) await this.cache.invalidate();
+    await this.repository.transact(inserts, deletes, this.cache.invalidate);
   }
 
   private depthFor(requested: number | undefined): number {

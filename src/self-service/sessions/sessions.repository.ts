@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { type NamedStatement, runNamed, runNamedFirst } from '../../database/named-statements.js';
+import type { Announce } from '../../database/change-notifier.js';
+import { type NamedStatement, poolTransaction, runNamed, runNamedFirst } from '../../database/named-statements.js';
 import { SessionEntity, type AuthenticationMethod } from './entities/session.entity.js';
 
 const COLUMNS =
@@ -64,14 +65,24 @@ export class SessionsRepository {
   }
 
   /** Marks the session re-authenticated (login `refresh=true`): new `authenticated_at` and expiry. */
-  async reauthenticated(id: string, methods: AuthenticationMethod[], now: Date, expiresAt: Date): Promise<void> {
-    await runNamed(this.dataSource, REAUTHENTICATED, [id, now, JSON.stringify(methods), expiresAt]);
+  /** Records a re-authentication and announces it in the same transaction. */
+  async reauthenticated(id: string, methods: AuthenticationMethod[], now: Date, expiresAt: Date, announce: Announce): Promise<void> {
+    await poolTransaction(this.dataSource, async (connection) => {
+      await connection.query({ ...REAUTHENTICATED, values: [id, now, JSON.stringify(methods), expiresAt] });
+      await announce(connection);
+    });
   }
 
-  /** Deactivates the active, unexpired session with that token hash; false when there was none. */
-  async revoke(tokenHash: string, now: Date): Promise<boolean> {
-    const { rowCount } = await runNamed(this.dataSource, REVOKE, [tokenHash, now]);
-    return (rowCount ?? 0) > 0;
+  /**
+   * Deactivates the active, unexpired session with that token hash, announced in the same
+   * transaction; false when there was none.
+   */
+  async revoke(tokenHash: string, now: Date, announce: Announce): Promise<boolean> {
+    return poolTransaction(this.dataSource, async (connection) => {
+      const revoked = ((await connection.query({ ...REVOKE, values: [tokenHash, now] })).rowCount ?? 0) > 0;
+      if (revoked) await announce(connection);
+      return revoked;
+    });
   }
 }
 
