@@ -166,7 +166,7 @@ export function loadConfig(env: Source, version: string): AppConfig {
     errors: { exposeInternal: bool(read, 'EXPOSE_INTERNAL_ERRORS', false) },
     redis: { url: redisUrl(read, 'REDIS_URL') },
     shutdown: {
-      drainDelayMs: int(read, 'SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 600_000),
+      drainDelayMs: int(read, 'SHUTDOWN_DRAIN_DELAY_MS', defaultDrainDelayMs(nodeEnv), 0, 600_000),
       timeoutMs: int(read, 'SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
     },
     outbound: {
@@ -252,6 +252,16 @@ export function loadConfig(env: Source, version: string): AppConfig {
       retryBaseDelayMs: int(read, 'COURIER_RETRY_BASE_DELAY_MS', 5000, 10, 3_600_000),
     },
   };
+}
+
+/**
+ * Closing a listener resets the connections still waiting in its accept queue, and a load balancer
+ * keeps sending until it sees readiness fail. In production the listeners keep accepting for 5 s
+ * after readiness turns 503 (a few probe periods); elsewhere a quarter second, so that Ctrl-C stays
+ * quick yet a request sent just before it is still answered.
+ */
+function defaultDrainDelayMs(nodeEnv: NodeEnv): number {
+  return nodeEnv === 'production' ? 5000 : 250;
 }
 
 /** Kratos' defaults (8 characters, similarity check on) plus a generous maximum: we hash with argon2id, not bcrypt. */
