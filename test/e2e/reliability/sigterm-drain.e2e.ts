@@ -46,7 +46,7 @@ describe.each(['production', 'development'])('SIGTERM with the default drain set
       ADMIN_TOKENS: ADMIN_TOKEN,
       PUBLIC_PORT: String(publicPort),
       ADMIN_PORT: String(adminPort),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
     });
     await service.waitForOutput(/is ready/, 60_000);
     const publicUrl = `http://127.0.0.1:${publicPort}`;
@@ -73,5 +73,20 @@ describe.each(['production', 'development'])('SIGTERM with the default drain set
     // The probe that found the listener closed: refused, or reset if it reached the accept queue last.
     expect(readiness.at(-1)).toMatch(/^ECONN(REFUSED|RESET)$/);
     expect(await service.exited).toBe(0);
+
+    // One JSON format for every log line, Nest's and the requests' alike, with shutdown start and end.
+    const entries = service
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.filter((entry) => entry['msg'] === 'request').length).toBeGreaterThanOrEqual(60);
+    for (const entry of entries) {
+      expect(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).toContain(entry['level']);
+      expect(new Date(String(entry['time'])).toISOString()).toBe(entry['time']);
+      expect(typeof entry['msg']).toBe('string');
+    }
+    expect(entries.map((entry) => entry['msg'])).toEqual(expect.arrayContaining(['shutdown started', 'shutdown finished']));
+    expect(entries.some((entry) => entry['context'] === 'InstanceLoader' || entry['context'] === 'RouterExplorer')).toBe(false);
   }, 90_000);
 });
