@@ -1,6 +1,7 @@
 // Builds dist/ when it is missing or older than the sources, so `npm start` works on a fresh clone
 // and stays quick afterwards.
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { clearInterval, setInterval } from 'node:timers';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,6 +23,18 @@ const sourceTime = Math.max(
 );
 if (existsSync(stamp) && statSync(stamp).mtimeMs >= sourceTime) process.exit(0);
 
-process.stdout.write('Building Latchkey...\n');
-execFileSync(join(root, 'node_modules', '.bin', 'nest'), ['build', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-writeFileSync(stamp, new Date().toISOString());
+// The TypeScript build takes from a few seconds to a minute on a busy machine and prints nothing while
+// it works, so say what is happening and show that it still is.
+const started = Date.now();
+process.stdout.write('Building Latchkey into dist/ (first start, or the sources changed)...\n');
+const ticker = setInterval(() => process.stdout.write(`  still building, ${Math.round((Date.now() - started) / 1000)} s so far\n`), 5000);
+const build = spawn(join(root, 'node_modules', '.bin', 'nest'), ['build', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+build.on('exit', (code, signal) => {
+  clearInterval(ticker);
+  if (code !== 0) {
+    process.stderr.write(`Build failed (${signal ?? `exit code ${code}`}).\n`);
+    process.exit(code ?? 1);
+  }
+  writeFileSync(stamp, new Date().toISOString());
+  process.stdout.write(`Built in ${Math.round((Date.now() - started) / 1000)} s.\n`);
+});
