@@ -61,12 +61,25 @@ const UNAVAILABLE_DRIVER_MESSAGES: readonly string[] = [
 ];
 
 /**
+ * TypeORM's error for a transaction whose connection was lost and released under it: the statement
+ * that follows finds the runner gone and this replaces the connection error.
+ */
+const RELEASED_RUNNER_ERROR = 'QueryRunnerAlreadyReleasedError';
+
+/**
  * True when the error says the database is unreachable, starting up, overloaded or timed out: a
  * condition a client should retry, not a bug. Looks through TypeORM's `driverError` and `cause`.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current !== undefined && current !== null && depth < 4; depth += 1) {
-    const { code, message, driverError, cause } = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+    const { code, message, name, driverError, cause } = current as {
+      code?: unknown;
+      message?: unknown;
+      name?: unknown;
+      driverError?: unknown;
+      cause?: unknown;
+    };
+    if (name === RELEASED_RUNNER_ERROR) return true;
     const state = sqlStateOf(current);
     if (state !== undefined && (state.startsWith('08') || UNAVAILABLE_STATES.has(state))) return true;
     if (typeof code === 'string' && UNAVAILABLE_SOCKET_CODES.has(code)) return true;

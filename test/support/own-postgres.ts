@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type DatabaseServer } from '../../src/database/database-server.js';
@@ -42,16 +43,39 @@ export class OwnPostgres {
     await this.server?.stop();
   }
 
-  /** The postmaster SIGKILLed, as an out-of-memory killer or a crashed host would. */
+  /**
+   * The server SIGKILLed, postmaster and backends at once, as a crashed host would leave it: no
+   * shutdown checkpoint, so the next start runs crash recovery from the write-ahead log.
+   */
   async kill(): Promise<void> {
     const pid = Number((await readFile(join(this.dir, 'data', 'postmaster.pid'), 'utf8')).split('\n', 1)[0]);
-    process.kill(pid, 'SIGKILL');
-    await waitUntil(() => !isAlive(pid), 10_000);
+    const backends = childrenOf(pid);
+    for (const each of [pid, ...backends]) signal(each, 'SIGKILL');
+    await waitUntil(() => ![pid, ...backends].some(isAlive), 10_000);
   }
 
   async destroy(): Promise<void> {
     await this.server?.stop().catch(() => {});
     await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
   }
 }
 

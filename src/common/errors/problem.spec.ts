@@ -40,6 +40,9 @@ describe('toProblem on a database outage', () => {
     'a pool-acquire timeout': new Error('timeout exceeded when trying to connect'),
     'a connection cut mid-query': new Error('Connection terminated unexpectedly'),
     "TypeORM's wrapper of a refused connection": { name: 'QueryFailedError', driverError: { code: 'ECONNREFUSED' } },
+    "a transaction's connection lost under it": Object.assign(new Error('Query runner already released.'), {
+      name: 'QueryRunnerAlreadyReleasedError',
+    }),
   };
 
   for (const [name, error] of Object.entries(outages)) {
