@@ -15,7 +15,7 @@ describe('the database crashing under write load', () => {
 
   beforeAll(async () => {
     postgres = await OwnPostgres.start();
-    app = await bootApp({ DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_POOL_SIZE: '8' }, { databaseUrl: postgres.url });
+    app = await bootApp({ DATABASE_CONNECT_TIMEOUT_MS: '3000', DATABASE_POOL_SIZE: '8' }, { databaseUrl: postgres.url });
   });
 
   afterAll(async () => {

@@ -51,8 +51,8 @@ describe('database outages', () => {
       {
         NAMESPACES: '[{"name": "files", "id": 1}]',
         DATABASE_POOL_SIZE: '2',
-        DATABASE_CONNECT_TIMEOUT_MS: '1000',
-        DATABASE_STATEMENT_TIMEOUT_MS: '2500',
+        DATABASE_CONNECT_TIMEOUT_MS: '2500',
+        DATABASE_STATEMENT_TIMEOUT_MS: '5000',
       },
       { databaseUrl: postgres.url, extraModules: [ProbeModule] },
     );
@@ -68,13 +68,13 @@ describe('database outages', () => {
       ['clients', 'oauth'],
       ['identities', 'identity'],
     ] as const;
-    const responses = await Promise.all(probes.map(([prefix]) => app.admin.get(`/${prefix}/_probe/sleep?ms=4000`)));
+    const responses = await Promise.all(probes.map(([prefix]) => app.admin.get(`/${prefix}/_probe/sleep?ms=8000`)));
     probes.forEach(([, family], index) => expectUnavailable(family, responses[index]!));
-    expectUnavailable('access', await app.admin.get('/relation-tuples/_probe/sleep?ms=4000'));
+    expectUnavailable('access', await app.admin.get('/relation-tuples/_probe/sleep?ms=8000'));
   });
 
   it('answers a pool-acquire timeout with 503 in every family, and serves again once the pool frees', async () => {
-    const holding = [app.admin.get('/clients/_probe/sleep?ms=2200'), app.admin.get('/clients/_probe/sleep?ms=2200')];
+    const holding = [app.admin.get('/clients/_probe/sleep?ms=4000'), app.admin.get('/clients/_probe/sleep?ms=4000')];
     await new Promise((resolve) => setTimeout(resolve, 200));
     const starved = await Promise.all(FAMILY_ROUTES.map(({ path }) => app.admin.get(path)));
     FAMILY_ROUTES.forEach(({ family }, index) => expectUnavailable(family, starved[index]!));
