@@ -67,8 +67,14 @@ export class ClientAssertionVerifier {
 
     const payload = await this.verifySignature(client, assertion, algorithms);
     const exp = payload.exp!;
-    if (exp > Math.floor(Date.now() / 1000) + MAX_ASSERTION_LIFETIME_SECONDS) {
+    const now = Math.floor(Date.now() / 1000);
+    if (exp > now + MAX_ASSERTION_LIFETIME_SECONDS) {
       throw TokenError.invalidClient(false, 'The assertion expires too far in the future.');
+    }
+    // jose checks exp and nbf but not that iat is past: an assertion "issued" minutes from now comes
+    // from a clock too far off to trust its other times (fosite refuses it likewise).
+    if (typeof payload.iat === 'number' && payload.iat > now + CLOCK_TOLERANCE_SECONDS) {
+      throw TokenError.invalidClient(false, 'The assertion was issued in the future (iat).');
     }
     const jtiHash = createHash('sha256').update(payload.jti!, 'utf8').digest('hex');
     if (!(await this.repository.recordJti(client.id, jtiHash, new Date(exp * 1000)))) {
