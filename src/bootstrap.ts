@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import type { LogLevel as NestLogLevel, Type } from '@nestjs/common';
+import type { Type } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { NestFactory } from '@nestjs/core';
 import fastifyCookie from '@fastify/cookie';
 import { RouteCatalog } from './api-description/route-catalog.js';
@@ -8,7 +9,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { LogController, type FastifyServerOptions } from 'fastify';
 import { AppModule } from './app.module.js';
 import { HttpListeners } from './common/http/http-listeners.js';
-import { AppLogger } from './common/logging/app-logger.js';
+import { AppLogger, createProcessLogger } from './common/logging/app-logger.js';
 import { listenerConstraint, listenerOf, type Listener } from './common/http/listener.js';
 import { sendError } from './common/errors/error-response.js';
 import { installInputGuard } from './common/http/input-guard.js';
@@ -48,11 +49,9 @@ export async function startLatchkey(
 ): Promise<RunningLatchkey> {
   const provisioned = await provisionSecrets(loadConfig(env, packageVersion()));
   const config = provisioned.config;
-  const logger = new AppLogger('Latchkey', {
-    json: true,
-    logLevels: nestLogLevels(options.quiet === true ? 'silent' : config.log.level),
-  });
-  for (const warning of provisioned.warnings) logger.warn(warning);
+  const processLogger = createProcessLogger(options.quiet === true ? 'silent' : config.log.level);
+  const logger = new AppLogger(processLogger);
+  for (const warning of provisioned.warnings) logger.warn(warning, 'Latchkey');
 
   const database = await openDatabaseServer(config.database, (message) => logger.error(message));
   let app: NestFastifyApplication | undefined;
@@ -62,7 +61,7 @@ export async function startLatchkey(
       AppModule.forRoot(config, database.url, options.extraModules ?? []),
       // No Nest middleware here (routes use guards and plain Fastify hooks), so middie's onRequest hook
       // would run for nothing on every request. A module that configures middleware fails at boot.
-      new FastifyAdapter({ ...fastifyOptions(config, listeners, options), skipMiddie: true }),
+      new FastifyAdapter({ ...fastifyOptions(config, listeners, processLogger), skipMiddie: true }),
       {
         logger,
         abortOnError: false,
@@ -87,7 +86,7 @@ export async function startLatchkey(
       urls,
       databaseUrl: database.url,
       generatedAdminToken: provisioned.generatedAdminToken,
-      close: once(() => shutdown(running, listeners, database, config)),
+      close: once(() => shutdown(running, listeners, database, config, logger)),
     };
   } catch (error) {
     await app?.close().catch(() => {});
@@ -96,16 +95,24 @@ export async function startLatchkey(
   }
 }
 
-async function shutdown(app: NestFastifyApplication, listeners: HttpListeners, database: DatabaseServer, config: AppConfig): Promise<void> {
+async function shutdown(
+  app: NestFastifyApplication,
+  listeners: HttpListeners,
+  database: DatabaseServer,
+  config: AppConfig,
+  logger: AppLogger,
+): Promise<void> {
+  const started = Date.now();
+  logger.log({ msg: 'shutdown started', drainDelayMs: config.shutdown.drainDelayMs, timeoutMs: config.shutdown.timeoutMs }, 'Shutdown');
   app.get(ShutdownState).begin();
   if (config.shutdown.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdown.drainDelayMs));
   await listeners.close(config.shutdown.timeoutMs);
   await app.close();
   await database.stop();
+  logger.log({ msg: 'shutdown finished', ms: Date.now() - started }, 'Shutdown');
 }
 
-function fastifyOptions(config: AppConfig, listeners: HttpListeners, options: StartOptions): FastifyServerOptions<Server> {
-  const level = options.quiet === true ? 'silent' : config.log.level;
+function fastifyOptions(config: AppConfig, listeners: HttpListeners, logger: Logger): FastifyServerOptions<Server> {
   return {
     serverFactory: listeners.serverFactory,
     // find-my-way's typings describe an older storage contract; the runtime one is used (see listener.ts).
@@ -119,13 +126,7 @@ function fastifyOptions(config: AppConfig, listeners: HttpListeners, options: St
     // No per-request child logger (a pino child costs about a microsecond): the one request line
     // carries the request id itself.
     childLoggerFactory: (logger) => logger,
-    logger: {
-      level,
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'],
-        censor: '[redacted]',
-      },
-    },
+    loggerInstance: logger,
     rewriteUrl: adminPrefixRewrite,
     // Errors Fastify raises while routing (bad URL, over-long path parameter) get our error shapes too.
     frameworkErrors: (error, request, reply) => void sendError(request, reply, error, config.errors.exposeInternal),
@@ -143,12 +144,6 @@ function adminPrefixRewrite(this: unknown, req: IncomingMessage): string {
 
 function logsRequests(level: LogLevel): boolean {
   return level === 'info' || level === 'debug' || level === 'trace';
-}
-
-function nestLogLevels(level: LogLevel): NestLogLevel[] {
-  const order: NestLogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-  const cut: Record<LogLevel, number> = { silent: 0, fatal: 1, error: 2, warn: 3, info: 4, debug: 5, trace: 6 };
-  return order.slice(0, cut[level]);
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -4,6 +4,7 @@ import type { Repository } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
 import { ClientsError } from './clients.errors.js';
 import { ClientEntity } from './entities/client.entity.js';
+import type { Announce } from '../database/change-notifier.js';
 import { isUniqueViolation } from '../database/sql-state.js';
 
 const MAX_ID_LENGTH = 255;
@@ -47,15 +48,27 @@ export class ClientsRepository {
     return { rows, total };
   }
 
-  /** Overwrites the row's columns (a `secretHash` of undefined leaves the stored hash alone). */
-  async update(id: string, columns: Partial<Omit<ClientEntity, 'id' | 'createdAt'>>): Promise<void> {
-    const result = storableId(id) ? await this.rows.update({ id }, columns) : { affected: 0 };
-    if (result.affected === 0) throw ClientsError.notFound();
+  /**
+   * Overwrites the row's columns (a `secretHash` of undefined leaves the stored hash alone) and
+   * announces the change in the same transaction.
+   */
+  async update(id: string, columns: Partial<Omit<ClientEntity, 'id' | 'createdAt'>>, announce: Announce): Promise<void> {
+    if (!storableId(id)) throw ClientsError.notFound();
+    await this.rows.manager.transaction(async (manager) => {
+      const result = await manager.update(ClientEntity, { id }, columns);
+      if (result.affected === 0) throw ClientsError.notFound();
+      await announce(manager);
+    });
   }
 
-  async delete(id: string): Promise<void> {
-    const result = storableId(id) ? await this.rows.delete({ id }) : { affected: 0 };
-    if (result.affected === 0) throw ClientsError.notFound();
+  /** Deletes the row and announces it in the same transaction. */
+  async delete(id: string, announce: Announce): Promise<void> {
+    if (!storableId(id)) throw ClientsError.notFound();
+    await this.rows.manager.transaction(async (manager) => {
+      const result = await manager.delete(ClientEntity, { id });
+      if (result.affected === 0) throw ClientsError.notFound();
+      await announce(manager);
+    });
   }
 }
 

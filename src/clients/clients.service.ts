@@ -98,15 +98,13 @@ export class ClientsService implements OnModuleInit {
           ? {}
           : { secretHash: await this.hasher.hash(secret) };
     const columns = { ...toColumns(draft), ...secretChange, updatedAt: new Date() };
-    await this.repository.update(id, columns);
-    await this.notifier.publish(CLIENTS_TOPIC, id);
+    await this.repository.update(id, columns, (transaction) => this.notifier.publishWithin(transaction, CLIENTS_TOPIC, id));
     const entity = Object.assign(new ClientEntity(), columns, { id, createdAt: existing.createdAt });
     return { client: toClient(entity), secret };
   }
 
   async delete(id: string): Promise<void> {
-    await this.repository.delete(id);
-    await this.notifier.publish(CLIENTS_TOPIC, id);
+    await this.repository.delete(id, (transaction) => this.notifier.publishWithin(transaction, CLIENTS_TOPIC, id));
   }
 
   /**

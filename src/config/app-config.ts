@@ -59,6 +59,12 @@ export interface DatabaseConfig {
   readonly connectTimeoutMs: number;
   readonly statementTimeoutMs: number;
   readonly migrateOnStart: boolean;
+  /**
+   * The longest any cross-instance cache (clients, keys, policies, roles, tuples, sessions...) may
+   * serve a value after it changed, should the change's announcement be missed: every instance drops
+   * all of them this often.
+   */
+  readonly cacheMaxStalenessSeconds: number;
 }
 
 export interface SecretsConfig {

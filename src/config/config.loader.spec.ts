@@ -33,6 +33,18 @@ describe('loadConfig', () => {
     expect(config.errors.exposeInternal).toBe(false);
     expect(config.log.level).toBe('info');
     expect(config.env).toBe('development');
+    expect(config.database.cacheMaxStalenessSeconds).toBe(10);
+  });
+
+  it('drains for 5 s by default in production and a quarter second elsewhere, unless told otherwise', () => {
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_SYSTEM: 'a-production-secret-123' }, '1.0.0').shutdown.drainDelayMs).toBe(5000);
+    expect(loadConfig({}, '1.0.0').shutdown.drainDelayMs).toBe(250);
+    expect(loadConfig({ NODE_ENV: 'production', SHUTDOWN_DRAIN_DELAY_MS: '0' }, '1.0.0').shutdown.drainDelayMs).toBe(0);
+  });
+
+  it('reads CACHE_MAX_STALENESS as a duration', () => {
+    expect(loadConfig({ CACHE_MAX_STALENESS: '30s' }, '1.0.0').database.cacheMaxStalenessSeconds).toBe(30);
+    expect(keyOfError({ CACHE_MAX_STALENESS: '0' })).toBe('CACHE_MAX_STALENESS');
   });
 
   it('reads every documented variable', () => {

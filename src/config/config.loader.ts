@@ -40,6 +40,7 @@ const KNOWN_KEYS = [
   'DATABASE_CONNECT_TIMEOUT_MS',
   'DATABASE_STATEMENT_TIMEOUT_MS',
   'MIGRATE_ON_START',
+  'CACHE_MAX_STALENESS',
   'DATA_DIR',
   'SECRETS_SYSTEM',
   'ADMIN_TOKENS',
@@ -194,6 +195,7 @@ export function loadConfig(env: Source, version: string): AppConfig {
       connectTimeoutMs: int(read, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
       statementTimeoutMs: int(read, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
       migrateOnStart: bool(read, 'MIGRATE_ON_START', true),
+      cacheMaxStalenessSeconds: duration(read, 'CACHE_MAX_STALENESS', 10),
     },
     secrets: { system },
     admin: { auth: oneOf(read, 'ADMIN_AUTH', ['on', 'off'] as const, 'on'), tokenDigests: tokens.map(sha256Hex) },
@@ -201,7 +203,7 @@ export function loadConfig(env: Source, version: string): AppConfig {
     errors: { exposeInternal: bool(read, 'EXPOSE_INTERNAL_ERRORS', false) },
     redis: { url: redisUrl(read, 'REDIS_URL') },
     shutdown: {
-      drainDelayMs: int(read, 'SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 600_000),
+      drainDelayMs: int(read, 'SHUTDOWN_DRAIN_DELAY_MS', defaultDrainDelayMs(nodeEnv), 0, 600_000),
       timeoutMs: int(read, 'SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
     },
     outbound: {
@@ -431,6 +433,16 @@ function traitsMapping(read: Reader, key: Key): Record<string, Record<string, st
     mapping[schemaId] = Object.fromEntries(entries) as Record<string, string>;
   }
   return mapping;
+}
+
+/**
+ * Closing a listener resets the connections still waiting in its accept queue, and a load balancer
+ * keeps sending until it sees readiness fail. In production the listeners keep accepting for 5 s
+ * after readiness turns 503 (a few probe periods); elsewhere a quarter second, so that Ctrl-C stays
+ * quick yet a request sent just before it is still answered.
+ */
+function defaultDrainDelayMs(nodeEnv: NodeEnv): number {
+  return nodeEnv === 'production' ? 5000 : 250;
 }
 
 /** Kratos' defaults (8 characters, similarity check on) plus a generous maximum: we hash with argon2id, not bcrypt. */

@@ -2,18 +2,45 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DATABASE_URL } from './database.tokens.js';
 
 const CHANNEL = 'latchkey_changes';
 const RECONNECT_DELAY_MS = 1000;
+const ALL = '*';
 
 type Listener = (key: string) => void;
 
 /**
- * Cross-instance cache invalidation over PostgreSQL LISTEN/NOTIFY. A context publishes
- * `topic` + `key` after a committed change; every instance (this one included) calls the listeners of
- * that topic. While the listening connection is down, listeners are told with key `*` on reconnect so
- * they drop everything they cached meanwhile.
+ * Runs a statement inside the transaction of a write: TypeORM's `EntityManager` in
+ * `dataSource.transaction(...)`, or a pg client between BEGIN and COMMIT (`poolTransaction`).
+ */
+export interface TransactionQueries {
+  query(text: string, values: unknown[]): Promise<unknown>;
+}
+
+/** Announces a change on the write's transaction; repositories call it just before they commit. */
+export type Announce = (transaction: TransactionQueries) => Promise<void>;
+
+interface Announcement {
+  readonly topic: string;
+  readonly key: string;
+  /** The announcing instance, which heard it already; absent when every instance should hear it. */
+  readonly from?: string;
+}
+
+/**
+ * Cross-instance cache invalidation over PostgreSQL LISTEN/NOTIFY. A context announces `topic` +
+ * `key` for a change; every instance (this one included) calls the listeners of that topic.
+ *
+ * Announce inside the write's transaction (`publishWithin`): PostgreSQL delivers a NOTIFY when the
+ * transaction commits and drops it when it rolls back, so no committed change goes unannounced, even
+ * if the connection is cut or this instance dies right after the commit.
+ *
+ * Announcements can still be missed by a listener (its connection was down or silently broken), or
+ * never made (a row changed in SQL by hand). Two nets bound the staleness that leaves: after the
+ * listening connection drops and comes back, subscribers get `*`; and every `CACHE_MAX_STALENESS`
+ * each subscriber gets `*` anyway, so nothing cached outlives that period.
  */
 @Injectable()
 export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
@@ -23,18 +50,22 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
   private readonly instanceId = randomUUID();
   private client: pg.Client | undefined;
   private closed = false;
+  private resync: NodeJS.Timeout | undefined;
 
   constructor(
     @Inject(DATABASE_URL) private readonly url: string,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dataSource: DataSource,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.connect();
+    this.resync = setInterval(() => this.dropEverything(), this.config.database.cacheMaxStalenessSeconds * 1000).unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
+    clearInterval(this.resync);
     await this.client?.end().catch(() => {});
   }
 
@@ -45,19 +76,33 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Announces a change; call after the change is committed. The announcement goes through the
-   * connection pool, not the listening connection, so it reaches the other instances even while this
-   * instance's listener is reconnecting.
+   * Announces a change inside the transaction that makes it (see the class comment). This instance's
+   * subscribers hear it at once, so the writer reads its own write, and once more when the commit is
+   * delivered back over LISTEN, which drops anything a concurrent reader cached from before the commit.
+   */
+  async publishWithin(transaction: TransactionQueries, topic: string, key: string): Promise<void> {
+    await transaction.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, key } satisfies Announcement)]);
+    this.deliver(topic, key);
+  }
+
+  /**
+   * Announces a change on its own, after it committed. Prefer `publishWithin`: should this
+   * announcement fail (pool exhausted, connection cut, the instance stopping), only the periodic
+   * resynchronisation bounds how long the other instances stay stale.
    */
   async publish(topic: string, key: string): Promise<void> {
     this.deliver(topic, key);
     await this.dataSource
-      .query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, key, from: this.instanceId })])
+      .query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, key, from: this.instanceId } satisfies Announcement)])
       .catch((error: Error) => this.logger.warn(`could not announce a change of ${topic}: ${error.message}`));
   }
 
   private deliver(topic: string, key: string): void {
     for (const listener of this.listeners.get(topic) ?? []) listener(key);
+  }
+
+  private dropEverything(): void {
+    for (const topic of this.listeners.keys()) this.deliver(topic, ALL);
   }
 
   private async connect(): Promise<void> {
@@ -66,7 +111,7 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
     client.on('end', () => this.reconnect(client));
     client.on('notification', (message) => {
       if (message.payload === undefined) return;
-      const { topic, key, from } = JSON.parse(message.payload) as { topic: string; key: string; from: string };
+      const { topic, key, from } = JSON.parse(message.payload) as Announcement;
       if (from !== this.instanceId) this.deliver(topic, key);
     });
     await client.connect();
@@ -81,9 +126,7 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
     const retry = (): void => {
       if (this.closed) return;
       this.connect()
-        .then(() => {
-          for (const topic of this.listeners.keys()) this.deliver(topic, '*');
-        })
+        .then(() => this.dropEverything())
         .catch(() => setTimeout(retry, RECONNECT_DELAY_MS).unref());
     };
     setTimeout(retry, RECONNECT_DELAY_MS).unref();

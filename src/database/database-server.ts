@@ -26,11 +26,13 @@ export interface EmbeddedOptions {
   readonly database: string;
   readonly persistent: boolean;
   readonly log: (message: string) => void;
+  /** A fixed port, so a restarted server is found at the same URL; a free one when absent. */
+  readonly port?: number;
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<DatabaseServer> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const isRoot = process.getuid?.() === 0;
   const initialised = await exists(join(options.dataDir, 'PG_VERSION'));
   await mkdir(dirname(options.dataDir), { recursive: true });

@@ -27,6 +27,28 @@ export function pgPool(dataSource: DataSource): pg.Pool {
   return (dataSource.driver as unknown as { master: pg.Pool }).master;
 }
 
+/**
+ * Runs `work` in one transaction on one pooled connection: committed when it resolves, rolled back
+ * when it throws. A connection that cannot even roll back is closed instead of going back to the pool.
+ */
+export async function poolTransaction<T>(dataSource: DataSource, work: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
+  const connection = await pgPool(dataSource).connect();
+  let broken: Error | undefined;
+  try {
+    await connection.query('BEGIN');
+    const result = await work(connection);
+    await connection.query('COMMIT');
+    return result;
+  } catch (error) {
+    await connection.query('ROLLBACK').catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw error;
+  } finally {
+    connection.release(broken);
+  }
+}
+
 /** Runs a named statement and maps its first row; null when it returned none. */
 export async function runNamedFirst<R extends pg.QueryResultRow, T>(
   dataSource: DataSource,

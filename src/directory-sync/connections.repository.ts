@@ -1,3 +1,4 @@
+import type { Announce } from '../database/change-notifier.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
@@ -17,8 +18,12 @@ export class ConnectionsRepository {
     this.rows = dataSource.getRepository(DirectoryConnectionEntity);
   }
 
-  async insert(connection: DirectoryConnectionEntity): Promise<void> {
-    await this.rows.insert(connection);
+  /** Inserts the connection, announced in the same transaction. */
+  async insert(connection: DirectoryConnectionEntity, announce: Announce): Promise<void> {
+    await this.rows.manager.transaction(async (manager) => {
+      await manager.insert(DirectoryConnectionEntity, connection);
+      await announce(manager);
+    });
   }
 
   /** In creation order (ties by id), so pages stay stable while connections are added. */

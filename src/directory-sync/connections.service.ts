@@ -90,8 +90,7 @@ export class ConnectionsService implements OnApplicationBootstrap {
       createdAt: now,
       updatedAt: now,
     });
-    await this.repository.insert(connection);
-    await this.notifier.publish(CONNECTIONS_TOPIC, groupsNamespace);
+    await this.repository.insert(connection, (transaction) => this.notifier.publishWithin(transaction, CONNECTIONS_TOPIC, groupsNamespace));
     return { connection, secret };
   }
 

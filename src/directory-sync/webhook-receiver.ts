@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { IdentitiesService } from '../identities/identities.service.js';
-import { TuplesService } from '../tuples/tuples.service.js';
 import { ConnectionGate } from './connection-gate.js';
 import { ConnectionsService } from './connections.service.js';
 import { DirectoryEffects, type DeliverySummary } from './directory-effects.js';
@@ -22,7 +20,7 @@ const MAX_WAITING_DELIVERIES = 256;
  * 3. inside the connection's concurrency bound, DirectoryEffects applies the delivery in one
  *    transaction: claimed by its (t, s) (a replay applies nothing and is logged `duplicate`), then each
  *    event behind a savepoint (one that fails is logged `failed` and the rest still apply);
- * 4. once committed, caches of changed identities and tuples are dropped, then the caller answers 200.
+ * 4. once committed (the changes were announced inside the transaction), the caller answers 200.
  */
 @Injectable()
 export class WebhookReceiver {
@@ -34,8 +32,6 @@ export class WebhookReceiver {
     private readonly connections: ConnectionsService,
     private readonly effects: DirectoryEffects,
     private readonly ledger: SyncLedgerRepository,
-    private readonly identities: IdentitiesService,
-    private readonly tuples: TuplesService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.gate = new ConnectionGate(config.webhooks.concurrency, MAX_WAITING_DELIVERIES);
@@ -77,8 +73,6 @@ export class WebhookReceiver {
       timestampMs: signature.timestampMs,
       receivedAt,
     });
-    await this.identities.announceChanged(result.identities);
-    if (result.tuplesChanged) await this.tuples.changesCommitted();
     return result.summary;
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Announce } from '../database/change-notifier.js';
 import { DataSource } from 'typeorm';
 import { IdentityRecoveryAddressEntity } from './entities/identity-recovery-address.entity.js';
 import { IdentityVerifiableAddressEntity } from './entities/identity-verifiable-address.entity.js';
@@ -80,20 +81,30 @@ export class AddressTokensRepository {
     }
   }
 
-  /** `pending` → `sent`: a verification link is on its way (a verified address keeps `completed`). True when it changed. */
-  async markVerificationSent(addressId: string): Promise<boolean> {
-    const [, affected]: [unknown, number] = await this.dataSource.query(
-      `UPDATE identity_verifiable_addresses SET status = $2, updated_at = now() WHERE id = $1 AND status = $3`,
-      [addressId, SENT_STATUS, PENDING_STATUS],
-    );
-    return affected > 0;
+  /**
+   * `pending` → `sent`: a verification link is on its way (a verified address keeps `completed`).
+   * A change is announced in the same transaction; true when it changed.
+   */
+  async markVerificationSent(addressId: string, announce: Announce): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const [, affected]: [unknown, number] = await manager.query(
+        `UPDATE identity_verifiable_addresses SET status = $2, updated_at = now() WHERE id = $1 AND status = $3`,
+        [addressId, SENT_STATUS, PENDING_STATUS],
+      );
+      if (affected > 0) await announce(manager);
+      return affected > 0;
+    });
   }
 
   /**
    * Like `redeemRecoveryToken`, and in the same transaction marks the address verified when the token
    * has not expired (`verified`, `verified_at`, status `completed`).
    */
-  async redeemVerificationToken(hmacs: readonly string[], flowId: string): Promise<RedeemedToken | undefined> {
+  async redeemVerificationToken(
+    hmacs: readonly string[],
+    flowId: string,
+    announce: (identityId: string) => Announce,
+  ): Promise<RedeemedToken | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const [rows]: [RedeemedRow[], number] = await manager.query(
         `UPDATE identity_verification_tokens SET used_at = now()
@@ -109,6 +120,7 @@ export class AddressTokensRepository {
           { id: token.addressId },
           { verified: true, verifiedAt: now, status: VERIFIED_STATUS, updatedAt: now },
         );
+        await announce(token.identityId)(manager);
       }
       return token;
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { ChangeNotifier } from '../database/change-notifier.js';
+import { ChangeNotifier, type Announce } from '../database/change-notifier.js';
 import { AddressTokensRepository, type RedeemedToken } from './address-tokens.repository.js';
 import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.entity.js';
 import { IdentityVerificationTokenEntity } from './entities/identity-verification-token.entity.js';
@@ -92,8 +92,7 @@ export class AddressTokensService {
         createdAt: new Date(),
       }),
     );
-    if (await this.repository.markVerificationSent(owner.addressId))
-      await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, owner.identityId);
+    await this.repository.markVerificationSent(owner.addressId, this.changed(owner.identityId));
     return { token, identityId: owner.identityId, address: owner.value };
   }
 
@@ -102,11 +101,12 @@ export class AddressTokensService {
    * verified. Undefined when unknown, already used or issued for another flow.
    */
   async redeemVerificationToken(token: string, flowId: string): Promise<RedeemedToken | undefined> {
-    const redeemed = await this.repository.redeemVerificationToken(this.hmacs(token), flowId);
-    if (redeemed !== undefined && !redeemed.expired) {
-      await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, redeemed.identityId);
-    }
-    return redeemed;
+    return this.repository.redeemVerificationToken(this.hmacs(token), flowId, (identityId) => this.changed(identityId));
+  }
+
+  /** Announces a change of the identity's addresses, inside its write's transaction, to every instance. */
+  private changed(identityId: string): Announce {
+    return (transaction) => this.notifier.publishWithin(transaction, IDENTITIES_CHANGED_TOPIC, identityId);
   }
 
   private hmacs(token: string): string[] {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
+import type { Announce } from '../database/change-notifier.js';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { offsetOf, type NumberedPage } from '../common/pagination/numbered-page.js';
 import { IdentityCredentialIdentifierEntity } from './entities/identity-credential-identifier.entity.js';
@@ -166,7 +167,12 @@ export class IdentitiesRepository {
    * replaces traits, identifiers and addresses. Addresses that stay keep their id and verification state.
    * Turning the identity `inactive` ends its access in the same transaction (IdentityLifecycle).
    */
-  async replace(id: string, build: (current: IdentityEntity) => IdentityWrite, within?: EntityManager): Promise<IdentityRecord> {
+  async replace(
+    id: string,
+    build: (current: IdentityEntity) => IdentityWrite,
+    announce: Announce,
+    within?: EntityManager,
+  ): Promise<IdentityRecord> {
     if (!isUuid(id)) throw IdentitiesError.notFound();
     return this.writing(within, async (manager) => {
       const current = await manager
@@ -197,6 +203,7 @@ export class IdentitiesRepository {
       const verifiableAddresses = await this.syncVerifiable(manager, id, verifiable, write, now);
       const recoveryAddresses = await this.syncRecovery(manager, id, recovery, write.derived.recoveryAddresses, now);
       const identity = Object.assign(current, { schemaId: write.schemaId, traits: write.traits, state, stateChangedAt, updatedAt: now });
+      await announce(manager);
       return { identity, verifiableAddresses, recoveryAddresses };
     });
   }
@@ -260,13 +267,13 @@ export class IdentitiesRepository {
 
   /**
    * Removes the identity and, by ON DELETE CASCADE, everything that hangs off it; credentials issued
-   * elsewhere end in the same transaction (IdentityLifecycle). Absent is fine.
+   * elsewhere end and the change is announced in the same transaction (IdentityLifecycle). Absent is fine.
    */
-  async delete(id: string, within?: EntityManager): Promise<void> {
+  async delete(id: string, announce: Announce, within?: EntityManager): Promise<void> {
     if (!isUuid(id)) return;
     await this.writing(within, async (manager) => {
       await this.lifecycle.endAccess(id, 'deleted', manager);
-      await manager.delete(IdentityEntity, { id });
+      if (((await manager.delete(IdentityEntity, { id })).affected ?? 0) > 0) await announce(manager);
     });
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { NumberedPage } from '../common/pagination/numbered-page.js';
-import { ChangeNotifier } from '../database/change-notifier.js';
+import { ChangeNotifier, type Announce } from '../database/change-notifier.js';
 import type { EmbeddedRead } from '../database/named-statements.js';
 import type { CreateIdentityDto } from './dto/create-identity.dto.js';
 import type { UpdateIdentityDto } from './dto/update-identity.dto.js';
@@ -69,13 +69,16 @@ export class IdentitiesService {
 
   /** Full replace of schema and traits; an empty schema_id keeps the current schema. Credentials stay. */
   async replace(id: string, body: UpdateIdentityDto): Promise<IdentityRecord> {
-    const record = await this.repository.replace(id, (current) => {
-      const schema: IdentitySchema = this.schemas.resolve(
-        body.schema_id === undefined || body.schema_id === '' ? current.schemaId : body.schema_id,
-      );
-      return { schemaId: schema.id, traits: body.traits, derived: schema.validate(body.traits), state: body.state };
-    });
-    await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
+    const record = await this.repository.replace(
+      id,
+      (current) => {
+        const schema: IdentitySchema = this.schemas.resolve(
+          body.schema_id === undefined || body.schema_id === '' ? current.schemaId : body.schema_id,
+        );
+        return { schemaId: schema.id, traits: body.traits, derived: schema.validate(body.traits), state: body.state };
+      },
+      this.changed(id),
+    );
     return record;
   }
 
@@ -86,8 +89,12 @@ export class IdentitiesService {
 
   /** Deletes the identity and, by cascade, its credentials, addresses and self-service sessions. */
   async delete(id: string): Promise<void> {
-    await this.repository.delete(id);
-    await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
+    await this.repository.delete(id, this.changed(id));
+  }
+
+  /** Announces a change of the identity, inside its write's transaction, to every instance. */
+  private changed(id: string): Announce {
+    return (transaction) => this.notifier.publishWithin(transaction, IDENTITIES_CHANGED_TOPIC, id);
   }
 
   // --- For the directory-sync context: writes inside the caller's transaction. ---
@@ -125,6 +132,7 @@ export class IdentitiesService {
           onlyIfChanged: true,
         };
       },
+      this.changed(id),
       manager,
     );
   }
@@ -138,12 +146,13 @@ export class IdentitiesService {
         const schema = this.schemas.resolve(current.schemaId);
         return { schemaId: schema.id, traits, derived: schema.validate(traits), state, onlyIfChanged: true };
       },
+      this.changed(id),
       manager,
     );
   }
 
   deleteWithin(manager: EntityManager, id: string): Promise<void> {
-    return this.repository.delete(id, manager);
+    return this.repository.delete(id, this.changed(id), manager);
   }
 
   /**
@@ -153,11 +162,6 @@ export class IdentitiesService {
   async idByEmailWithin(manager: EntityManager, email: string): Promise<string | undefined> {
     const normalized = normalizeIdentifier(email);
     return normalized === undefined ? undefined : this.repository.idByEmail(normalized, manager);
-  }
-
-  /** Tells every instance's caches that these identities changed; call once the caller's transaction committed. */
-  async announceChanged(ids: Iterable<string>): Promise<void> {
-    for (const id of new Set(ids)) await this.notifier.publish(IDENTITIES_CHANGED_TOPIC, id);
   }
 
   // --- For the self-service context (login, registration, settings). ---

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { ChangeNotifier } from '../database/change-notifier.js';
+import { ChangeNotifier, type Announce } from '../database/change-notifier.js';
 import { PUBLISHED_SETS } from './key-sets.js';
 
 /** ChangeNotifier topic of key changes; the key is the set name. */
@@ -24,9 +24,9 @@ export class KeyCache implements OnModuleInit {
     this.notifier.subscribe(KEYS_TOPIC, (set) => this.invalidate(set));
   }
 
-  /** Announces a committed change of `set` to every instance, this one first. */
-  changed(set: string): Promise<void> {
-    return this.notifier.publish(KEYS_TOPIC, set);
+  /** Announces a change of `set`, inside its write's transaction, to every instance, this one first. */
+  changed(set: string): Announce {
+    return (transaction) => this.notifier.publishWithin(transaction, KEYS_TOPIC, set);
   }
 
   forSet<T>(kind: string, set: string, load: () => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@ import type { PublicJwk } from './jwk.js';
 import { MAX_KEYS_PER_SET } from './key-sets.js';
 import { KeysError, KeysErrorCode } from './keys.errors.js';
 import { isUniqueViolation } from '../database/sql-state.js';
+import type { Announce } from '../database/change-notifier.js';
 
 /** A key ready to store: public members in clear, private members already sealed. */
 export interface NewKeyRow {
@@ -59,16 +60,16 @@ export class KeysRepository {
   }
 
   /** Adds one key as the newest of its set, creating the set. */
-  add(set: string, key: NewKeyRow): Promise<JsonWebKeyEntity> {
-    return this.writeSet(set, async (manager) => {
+  add(set: string, key: NewKeyRow, announce: Announce): Promise<JsonWebKeyEntity> {
+    return this.writeSet(set, announce, async (manager) => {
       await this.ensureRoom(manager, set, 1);
       return this.insert(manager, set, key);
     });
   }
 
   /** Adds the key only when the set has none; false when another writer got there first. */
-  addIfSetEmpty(set: string, key: NewKeyRow): Promise<boolean> {
-    return this.writeSet(set, async (manager) => {
+  addIfSetEmpty(set: string, key: NewKeyRow, announce: Announce): Promise<boolean> {
+    return this.writeSet(set, announce, async (manager) => {
       if (await manager.existsBy(JsonWebKeyEntity, { setName: set })) return false;
       await this.insert(manager, set, key);
       return true;
@@ -76,8 +77,8 @@ export class KeysRepository {
   }
 
   /** Replaces the whole set. `keys` is newest first, and reads back in that order. */
-  replaceSet(set: string, keys: readonly NewKeyRow[]): Promise<JsonWebKeyEntity[]> {
-    return this.writeSet(set, async (manager) => {
+  replaceSet(set: string, keys: readonly NewKeyRow[], announce: Announce): Promise<JsonWebKeyEntity[]> {
+    return this.writeSet(set, announce, async (manager) => {
       await manager.delete(JsonWebKeyEntity, { setName: set });
       const stored: JsonWebKeyEntity[] = [];
       // One by one, oldest first: each insert takes the next pk, so the first key given ends up newest.
@@ -87,28 +88,35 @@ export class KeysRepository {
   }
 
   /** Replaces the key with the same kid (or adds it); like any added key it becomes the newest. */
-  replaceKey(set: string, key: NewKeyRow): Promise<JsonWebKeyEntity> {
-    return this.writeSet(set, async (manager) => {
+  replaceKey(set: string, key: NewKeyRow, announce: Announce): Promise<JsonWebKeyEntity> {
+    return this.writeSet(set, announce, async (manager) => {
       await manager.delete(JsonWebKeyEntity, { setName: set, kid: key.kid });
       await this.ensureRoom(manager, set, 1);
       return this.insert(manager, set, key);
     });
   }
 
-  async deleteSet(set: string): Promise<void> {
-    const result = await this.writeSet(set, (manager) => manager.delete(JsonWebKeyEntity, { setName: set }));
-    if (result.affected === 0) throw new KeysError(KeysErrorCode.SetNotFound, `Key set ${set} does not exist.`);
+  async deleteSet(set: string, announce: Announce): Promise<void> {
+    await this.writeSet(set, announce, async (manager) => {
+      const result = await manager.delete(JsonWebKeyEntity, { setName: set });
+      if (result.affected === 0) throw new KeysError(KeysErrorCode.SetNotFound, `Key set ${set} does not exist.`);
+    });
   }
 
-  async deleteKey(set: string, kid: string): Promise<void> {
-    const result = await this.writeSet(set, (manager) => manager.delete(JsonWebKeyEntity, { setName: set, kid }));
-    if (result.affected === 0) throw new KeysError(KeysErrorCode.KeyNotFound, `Key ${kid} does not exist in set ${set}.`);
+  async deleteKey(set: string, kid: string, announce: Announce): Promise<void> {
+    await this.writeSet(set, announce, async (manager) => {
+      const result = await manager.delete(JsonWebKeyEntity, { setName: set, kid });
+      if (result.affected === 0) throw new KeysError(KeysErrorCode.KeyNotFound, `Key ${kid} does not exist in set ${set}.`);
+    });
   }
 
-  private writeSet<T>(set: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /** Runs a write of the set under its lock, and announces it in the same transaction. */
+  private writeSet<T>(set: string, announce: Announce, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SET_LOCK_NAMESPACE, set]);
-      return work(manager);
+      const result = await work(manager);
+      await announce(manager);
+      return result;
     });
   }
 

@@ -63,8 +63,7 @@ export class KeysService {
     const use = checkUse(request.use) ?? 'sig';
     if (request.kid !== undefined) checkName('kid', request.kid);
     const key = await generateKey(request.alg, use, request.kid);
-    await this.repository.add(set, this.toRow(set, key));
-    await this.cache.changed(set);
+    await this.repository.add(set, this.toRow(set, key), this.cache.changed(set));
     return key;
   }
 
@@ -81,8 +80,8 @@ export class KeysService {
     await this.repository.replaceSet(
       set,
       validated.map((key) => this.toRow(set, key)),
+      this.cache.changed(set),
     );
-    await this.cache.changed(set);
     return validated;
   }
 
@@ -91,8 +90,7 @@ export class KeysService {
     checkName('set', set);
     checkName('kid', kid);
     const validated = await validateJwk(key, { kidFromPath: kid });
-    await this.repository.replaceKey(set, this.toRow(set, validated));
-    await this.cache.changed(set);
+    await this.repository.replaceKey(set, this.toRow(set, validated), this.cache.changed(set));
     return validated;
   }
 
@@ -111,15 +109,13 @@ export class KeysService {
 
   async deleteSet(set: string): Promise<void> {
     if (!storableName(set)) throw new KeysError(KeysErrorCode.SetNotFound, `Key set ${set} does not exist.`);
-    await this.repository.deleteSet(set);
-    await this.cache.changed(set);
+    await this.repository.deleteSet(set, this.cache.changed(set));
   }
 
   async deleteKey(set: string, kid: string): Promise<void> {
     if (!storableName(set) || !storableName(kid))
       throw new KeysError(KeysErrorCode.KeyNotFound, `Key ${kid} does not exist in set ${set}.`);
-    await this.repository.deleteKey(set, kid);
-    await this.cache.changed(set);
+    await this.repository.deleteKey(set, kid, this.cache.changed(set));
   }
 
   /**
@@ -148,9 +144,7 @@ export class KeysService {
   async ensureSet(set: string): Promise<boolean> {
     if (await this.repository.hasKeys(set)) return false;
     const key = await generateKey('RS256', 'sig');
-    const created = await this.repository.addIfSetEmpty(set, this.toRow(set, key));
-    if (created) await this.cache.changed(set);
-    return created;
+    return this.repository.addIfSetEmpty(set, this.toRow(set, key), this.cache.changed(set));
   }
 
   private async loadSigningKey(set: string): Promise<SigningKey> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type QueryDeepPartialEntity, type Repository } from 'typeorm';
+import type { Announce } from '../database/change-notifier.js';
 import type { Page } from '../common/pagination/page.js';
 import { translateDatabaseError } from './acp-database-errors.js';
 import { AcpPolicyEntity } from './entities/acp-policy.entity.js';
@@ -18,7 +19,8 @@ export interface PolicyFilter {
 export class AcpPoliciesRepository {
   constructor(@InjectRepository(AcpPolicyEntity) private readonly policies: Repository<AcpPolicyEntity>) {}
 
-  async upsert(flavor: Flavor, policy: PolicyDefinition): Promise<void> {
+  /** Creates or replaces the policy and announces it, in one transaction. */
+  async upsert(flavor: Flavor, policy: PolicyDefinition, announce: Announce): Promise<void> {
     const row: QueryDeepPartialEntity<AcpPolicyEntity> = {
       flavor,
       id: policy.id,
@@ -30,14 +32,18 @@ export class AcpPoliciesRepository {
       // A jsonb document: TypeORM's deep-partial typing does not fit open records, the value is stored as is.
       conditions: policy.conditions as QueryDeepPartialEntity<AcpPolicyEntity['conditions']>,
     };
-    await this.policies
-      .createQueryBuilder()
-      .insert()
-      .into(AcpPolicyEntity)
-      .values(row)
-      .orUpdate(['description', 'effect', 'subjects', 'resources', 'actions', 'conditions', 'updated_at'], ['flavor', 'id'])
-      .updateEntity(false)
-      .execute()
+    await this.policies.manager
+      .transaction(async (manager) => {
+        await manager
+          .createQueryBuilder()
+          .insert()
+          .into(AcpPolicyEntity)
+          .values(row)
+          .orUpdate(['description', 'effect', 'subjects', 'resources', 'actions', 'conditions', 'updated_at'], ['flavor', 'id'])
+          .updateEntity(false)
+          .execute();
+        await announce(manager);
+      })
       .catch((error: unknown) => Promise.reject(translateDatabaseError(error)));
   }
 
@@ -56,10 +62,13 @@ export class AcpPoliciesRepository {
     return entities.map(policyFromEntity);
   }
 
-  /** False when there was nothing to delete. */
-  async delete(flavor: Flavor, id: string): Promise<boolean> {
-    const result = await this.policies.delete({ flavor, id });
-    return (result.affected ?? 0) > 0;
+  /** Deletes and announces it in one transaction; false when there was nothing to delete. */
+  async delete(flavor: Flavor, id: string, announce: Announce): Promise<boolean> {
+    return this.policies.manager.transaction(async (manager) => {
+      const deleted = ((await manager.delete(AcpPolicyEntity, { flavor, id })).affected ?? 0) > 0;
+      if (deleted) await announce(manager);
+      return deleted;
+    });
   }
 
   /** Every policy of the flavor, to build its index. */

@@ -28,8 +28,7 @@ export class AcpPoliciesService {
       actions: input.actions ?? [],
       conditions: input.conditions ?? {},
     });
-    await this.policies.upsert(flavor, policy);
-    await this.indexes.announce(flavor, 'policy', policy.id);
+    await this.policies.upsert(flavor, policy, this.indexes.announcement(flavor, 'policy', policy.id));
     return policy;
   }
 
@@ -49,7 +48,8 @@ export class AcpPoliciesService {
 
   /** Deleting a policy that does not exist succeeds (Keto). */
   async delete(flavor: Flavor, id: string): Promise<void> {
-    if (await this.policies.delete(flavor, parseId(id))) await this.indexes.announce(flavor, 'policy', id);
+    const parsed = parseId(id);
+    await this.policies.delete(flavor, parsed, this.indexes.announcement(flavor, 'policy', parsed));
   }
 }
 

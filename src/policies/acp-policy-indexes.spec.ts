@@ -4,7 +4,7 @@ import type { ChangeNotifier } from '../database/change-notifier.js';
 import type { AcpPoliciesRepository } from './acp-policies.repository.js';
 import { ACP_TOPIC, AcpPolicyIndexes } from './acp-policy-indexes.js';
 import type { AcpRolesRepository } from './acp-roles.repository.js';
-import type { PolicyDefinition, RoleDefinition } from './engine/policy-definition.js';
+import type { Flavor, PolicyDefinition, RoleDefinition } from './engine/policy-definition.js';
 import type { PolicyIndex } from './engine/policy-index.js';
 
 /** In-memory storage and a notifier that delivers locally, with call counters. */
@@ -47,7 +47,7 @@ function setup() {
       expect(topic).toBe(ACP_TOPIC);
       listeners.push(listener);
     },
-    publish: async (_topic: string, key: string) => {
+    publishWithin: async (_transaction: unknown, _topic: string, key: string) => {
       for (const listener of listeners) listener(key);
     },
   };
@@ -69,6 +69,10 @@ function setup() {
   };
 }
 
+/** What a repository does when the write commits: runs the announcement on its transaction. */
+const announce = (indexes: AcpPolicyIndexes, flavor: Flavor, kind: 'policy' | 'role', id: string): Promise<void> =>
+  indexes.announcement(flavor, kind, id)({ query: async () => undefined });
+
 const allow = (id: string, subject = 'alice'): PolicyDefinition => aPolicy({ id, subjects: [subject], resources: ['r'], actions: ['a'] });
 const decide = async (index: PolicyIndex | Promise<PolicyIndex>, subject = 'alice'): Promise<boolean> =>
   (await index).isAllowed(aRequest(subject, 'r', 'a'));
@@ -89,16 +93,16 @@ describe('AcpPolicyIndexes', () => {
     const { indexes, policies, roles, calls } = setup();
     await indexes.index('exact');
     policies.set('p', allow('p', 'team'));
-    await indexes.announce('exact', 'policy', 'p');
+    await announce(indexes, 'exact', 'policy', 'p');
     roles.set('team', aRole('team', ['alice']));
-    await indexes.announce('exact', 'role', 'team');
+    await announce(indexes, 'exact', 'role', 'team');
     expect(await decide(indexes.index('exact'))).toBe(true);
     expect(calls.patchedPolicies).toEqual([['p']]);
     expect(calls.patchedRoles).toEqual([['team']]);
     expect(calls.allPolicies).toBe(1);
 
     policies.delete('p');
-    await indexes.announce('exact', 'policy', 'p');
+    await announce(indexes, 'exact', 'policy', 'p');
     expect(await decide(indexes.index('exact'))).toBe(false);
   });
 
@@ -106,7 +110,7 @@ describe('AcpPolicyIndexes', () => {
     const { indexes, calls } = setup();
     await indexes.index('regex');
     await indexes.index('glob');
-    await indexes.announce('regex', 'policy', 'x');
+    await announce(indexes, 'regex', 'policy', 'x');
     expect(indexes.index('glob')).not.toBeInstanceOf(Promise);
     await indexes.index('regex');
     expect(calls.patchedPolicies).toEqual([['x']]);
@@ -143,7 +147,7 @@ describe('AcpPolicyIndexes', () => {
     const { indexes, policies, calls, failNextRead } = setup();
     await indexes.index('exact');
     policies.set('p', allow('p'));
-    await indexes.announce('exact', 'policy', 'p');
+    await announce(indexes, 'exact', 'policy', 'p');
     failNextRead();
     await expect(indexes.index('exact')).rejects.toThrow('database down');
     expect(await decide(indexes.index('exact'))).toBe(true);

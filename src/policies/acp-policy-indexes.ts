@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { ChangeNotifier } from '../database/change-notifier.js';
+import { ChangeNotifier, type Announce } from '../database/change-notifier.js';
 import { AcpPoliciesRepository } from './acp-policies.repository.js';
 import { AcpRolesRepository } from './acp-roles.repository.js';
 import { PolicyCompileError } from './engine/policy-compile.error.js';
@@ -56,9 +56,9 @@ export class AcpPolicyIndexes implements OnModuleInit {
     return this.refreshed(flavor, state);
   }
 
-  /** Announces a committed change to every instance, this one included. */
-  async announce(flavor: Flavor, kind: ChangeKind, id: string): Promise<void> {
-    await this.notifier.publish(ACP_TOPIC, `${kind}:${flavor}:${id}`);
+  /** Announces a change, inside its write's transaction, to every instance, this one included. */
+  announcement(flavor: Flavor, kind: ChangeKind, id: string): Announce {
+    return (transaction) => this.notifier.publishWithin(transaction, ACP_TOPIC, `${kind}:${flavor}:${id}`);
   }
 
   private changed(key: string): void {

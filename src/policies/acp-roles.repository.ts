@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
+import { In, type EntityManager, type Repository } from 'typeorm';
+import type { Announce } from '../database/change-notifier.js';
 import type { Page } from '../common/pagination/page.js';
 import { translateDatabaseError } from './acp-database-errors.js';
 import { AcpLimits } from './acp-limits.js';
@@ -15,21 +16,26 @@ const APPENDED = `members || ARRAY(
 
 export type AddMembersResult = { readonly role: RoleDefinition } | { readonly problem: 'not_found' | 'too_large' };
 
-/** Storage of roles, per flavor. Membership changes are single statements, safe under concurrency. */
+/**
+ * Storage of roles, per flavor. Membership changes are single statements, safe under concurrency.
+ * Every write announces itself in its own transaction.
+ */
 @Injectable()
 export class AcpRolesRepository {
   constructor(@InjectRepository(AcpRoleEntity) private readonly roles: Repository<AcpRoleEntity>) {}
 
-  async upsert(flavor: Flavor, role: RoleDefinition): Promise<void> {
-    await this.roles
-      .createQueryBuilder()
-      .insert()
-      .into(AcpRoleEntity)
-      .values({ flavor, id: role.id, description: role.description, members: [...role.members] })
-      .orUpdate(['description', 'members', 'updated_at'], ['flavor', 'id'])
-      .updateEntity(false)
-      .execute()
-      .catch((error: unknown) => Promise.reject(translateDatabaseError(error)));
+  async upsert(flavor: Flavor, role: RoleDefinition, announce: Announce): Promise<void> {
+    await this.announced(announce, async (manager) => {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(AcpRoleEntity)
+        .values({ flavor, id: role.id, description: role.description, members: [...role.members] })
+        .orUpdate(['description', 'members', 'updated_at'], ['flavor', 'id'])
+        .updateEntity(false)
+        .execute();
+      return true;
+    }).catch((error: unknown) => Promise.reject(translateDatabaseError(error)));
   }
 
   async find(flavor: Flavor, id: string): Promise<RoleDefinition | undefined> {
@@ -44,42 +50,57 @@ export class AcpRolesRepository {
     return entities.map(roleFromEntity);
   }
 
-  async delete(flavor: Flavor, id: string): Promise<boolean> {
-    const result = await this.roles.delete({ flavor, id });
-    return (result.affected ?? 0) > 0;
+  async delete(flavor: Flavor, id: string, announce: Announce): Promise<boolean> {
+    return this.announced(announce, async (manager) => ((await manager.delete(AcpRoleEntity, { flavor, id })).affected ?? 0) > 0);
   }
 
   /** Appends the members that are not there yet, unless the role would grow past its limit. */
-  async addMembers(flavor: Flavor, id: string, added: readonly string[]): Promise<AddMembersResult> {
-    const result = await this.roles
-      .createQueryBuilder()
-      .update(AcpRoleEntity)
-      .set({ members: () => APPENDED, updatedAt: () => 'now()' })
-      .where('flavor = :flavor AND id = :id', { flavor, id })
-      .andWhere(`cardinality(${APPENDED}) <= :max`, { max: AcpLimits.membersPerRole })
-      .setParameter('added', [...added])
-      .returning(['id', 'description', 'members'])
-      .updateEntity(false)
-      .execute()
-      .catch((error: unknown) => Promise.reject(translateDatabaseError(error)));
-    const [row] = result.raw as RoleDefinition[];
+  async addMembers(flavor: Flavor, id: string, added: readonly string[], announce: Announce): Promise<AddMembersResult> {
+    let row: RoleDefinition | undefined;
+    await this.announced(announce, async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .update(AcpRoleEntity)
+        .set({ members: () => APPENDED, updatedAt: () => 'now()' })
+        .where('flavor = :flavor AND id = :id', { flavor, id })
+        .andWhere(`cardinality(${APPENDED}) <= :max`, { max: AcpLimits.membersPerRole })
+        .setParameter('added', [...added])
+        .returning(['id', 'description', 'members'])
+        .updateEntity(false)
+        .execute();
+      [row] = result.raw as RoleDefinition[];
+      return row !== undefined;
+    }).catch((error: unknown) => Promise.reject(translateDatabaseError(error)));
     if (row !== undefined) return { role: roleFromEntity(row) };
     return { problem: (await this.roles.existsBy({ flavor, id })) ? 'too_large' : 'not_found' };
   }
 
   /** undefined when the role does not exist. */
-  async removeMember(flavor: Flavor, id: string, member: string): Promise<RoleDefinition | undefined> {
-    const result = await this.roles
-      .createQueryBuilder()
-      .update(AcpRoleEntity)
-      .set({ members: () => 'array_remove(members, :member)', updatedAt: () => 'now()' })
-      .where('flavor = :flavor AND id = :id', { flavor, id })
-      .setParameter('member', member)
-      .returning(['id', 'description', 'members'])
-      .updateEntity(false)
-      .execute();
-    const [row] = result.raw as RoleDefinition[];
+  async removeMember(flavor: Flavor, id: string, member: string, announce: Announce): Promise<RoleDefinition | undefined> {
+    let row: RoleDefinition | undefined;
+    await this.announced(announce, async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .update(AcpRoleEntity)
+        .set({ members: () => 'array_remove(members, :member)', updatedAt: () => 'now()' })
+        .where('flavor = :flavor AND id = :id', { flavor, id })
+        .setParameter('member', member)
+        .returning(['id', 'description', 'members'])
+        .updateEntity(false)
+        .execute();
+      [row] = result.raw as RoleDefinition[];
+      return row !== undefined;
+    });
     return row === undefined ? undefined : roleFromEntity(row);
+  }
+
+  /** Runs a write in a transaction that also announces it, when the write says it changed something. */
+  private announced(announce: Announce, write: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
+    return this.roles.manager.transaction(async (manager) => {
+      const changed = await write(manager);
+      if (changed) await announce(manager);
+      return changed;
+    });
   }
 
   async all(flavor: Flavor): Promise<RoleDefinition[]> {

@@ -24,8 +24,7 @@ export class AcpRolesService {
       description: input.description ?? '',
       members: [...new Set(input.members ?? [])],
     };
-    await this.roles.upsert(flavor, role);
-    await this.indexes.announce(flavor, 'role', role.id);
+    await this.roles.upsert(flavor, role, this.indexes.announcement(flavor, 'role', role.id));
     return role;
   }
 
@@ -41,25 +40,31 @@ export class AcpRolesService {
 
   /** Deleting a role that does not exist succeeds (Keto). */
   async delete(flavor: Flavor, id: string): Promise<void> {
-    if (await this.roles.delete(flavor, parseId(id))) await this.indexes.announce(flavor, 'role', id);
+    const parsed = parseId(id);
+    await this.roles.delete(flavor, parsed, this.indexes.announcement(flavor, 'role', parsed));
   }
 
   /** Adds members to an existing role; 404 for an unknown role (Keto with SQL storage). */
   async addMembers(flavor: Flavor, id: string, members: readonly string[]): Promise<RoleDefinition> {
-    const result = await this.roles.addMembers(flavor, parseId(id), [...new Set(members)]);
+    const parsed = parseId(id);
+    const result = await this.roles.addMembers(flavor, parsed, [...new Set(members)], this.indexes.announcement(flavor, 'role', parsed));
     if ('problem' in result) {
       if (result.problem === 'not_found') throw PoliciesError.roleNotFound();
       throw PoliciesError.roleTooLarge(AcpLimits.membersPerRole);
     }
-    await this.indexes.announce(flavor, 'role', id);
     return result.role;
   }
 
   /** Removes one member (absent already: unchanged); 404 for an unknown role. */
   async removeMember(flavor: Flavor, id: string, member: string): Promise<RoleDefinition> {
-    const role = await this.roles.removeMember(flavor, parseId(id), parseText(member, 'member'));
+    const parsed = parseId(id);
+    const role = await this.roles.removeMember(
+      flavor,
+      parsed,
+      parseText(member, 'member'),
+      this.indexes.announcement(flavor, 'role', parsed),
+    );
     if (role === undefined) throw PoliciesError.roleNotFound();
-    await this.indexes.announce(flavor, 'role', id);
     return role;
   }
 }

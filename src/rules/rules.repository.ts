@@ -1,3 +1,4 @@
+import type { Announce } from '../database/change-notifier.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
@@ -29,27 +30,34 @@ export class RulesRepository {
     this.box = new SecretBox(config.secrets.system, DOCUMENT_PURPOSE);
   }
 
-  /** Creates or replaces; true when the rule was created. */
-  async upsert(rule: AccessRule): Promise<boolean> {
+  /** Creates or replaces, announced in the same transaction; true when the rule was created. */
+  async upsert(rule: AccessRule, announce: Announce): Promise<boolean> {
     const sealedDocument = this.box.seal(JSON.stringify(rule), rule.id);
-    const result = await this.rules
-      .createQueryBuilder()
-      .insert()
-      .into(AccessRuleEntity)
-      .values({ id: rule.id, sealedDocument })
-      .orUpdate(['sealed_document', 'updated_at'], ['id'])
-      .returning('(xmax = 0) AS "inserted"')
-      .updateEntity(false)
-      .execute()
+    return this.rules.manager
+      .transaction(async (manager) => {
+        const result = await manager
+          .createQueryBuilder()
+          .insert()
+          .into(AccessRuleEntity)
+          .values({ id: rule.id, sealedDocument })
+          .orUpdate(['sealed_document', 'updated_at'], ['id'])
+          .returning('(xmax = 0) AS "inserted"')
+          .updateEntity(false)
+          .execute();
+        await announce(manager);
+        const raw = result.raw as Array<{ inserted: boolean }>;
+        return raw[0]?.inserted === true;
+      })
       .catch((error: unknown) => Promise.reject(translate(error)));
-    const raw = result.raw as Array<{ inserted: boolean }>;
-    return raw[0]?.inserted === true;
   }
 
-  /** False when there was nothing to delete. */
-  async delete(id: string): Promise<boolean> {
-    const result = await this.rules.delete({ id });
-    return (result.affected ?? 0) > 0;
+  /** False when there was nothing to delete; a deletion is announced in its transaction. */
+  async delete(id: string, announce: Announce): Promise<boolean> {
+    return this.rules.manager.transaction(async (manager) => {
+      const deleted = ((await manager.delete(AccessRuleEntity, { id })).affected ?? 0) > 0;
+      if (deleted) await announce(manager);
+      return deleted;
+    });
   }
 
   async find(id: string): Promise<StoredRule | undefined> {

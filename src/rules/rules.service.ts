@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { basename } from 'node:path';
 import type { Page } from '../common/pagination/page.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { ChangeNotifier } from '../database/change-notifier.js';
+import { type Announce, ChangeNotifier } from '../database/change-notifier.js';
 import { ReadinessReports } from '../health/readiness-reports.js';
 import type { AccessRule, MatchingStrategy, RuleMatch, RuleProblem, RulesChangeListener, RuleValidator } from './access-rule.js';
 import { RuleIndex } from './engine/rule-index.js';
@@ -140,18 +140,21 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     const reading = readRule({ ...body, id }, this.strategy, this.validators);
     if (reading.problems !== undefined) throw RulesError.invalidRule(reading.problems);
     if (this.definedByFile(id)) throw RulesError.ruleFromFile();
-    const created = await this.repository.upsert(reading.rule);
+    const created = await this.repository.upsert(reading.rule, this.changed(id));
     await this.serially(() => this.refreshStored(id));
-    await this.notifier.publish(RULES_TOPIC, id);
     return { rule: reading.rule, created };
   }
 
   async delete(id: string): Promise<void> {
     checkId(id);
     if (this.definedByFile(id)) throw RulesError.ruleFromFile();
-    if (!(await this.repository.delete(id))) throw RulesError.ruleNotFound();
+    if (!(await this.repository.delete(id, this.changed(id)))) throw RulesError.ruleNotFound();
     await this.serially(() => this.refreshStored(id));
-    await this.notifier.publish(RULES_TOPIC, id);
+  }
+
+  /** Announces a stored rule's change, inside its write's transaction, to every instance. */
+  private changed(id: string): Announce {
+    return (transaction) => this.notifier.publishWithin(transaction, RULES_TOPIC, id);
   }
 
   private enqueue(task: () => Promise<void>): void {

@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SUBJECT_SET_END, SUBJECT_SET_FIRST } from './storage/subject-key.js';
 import type { PageCursor, StoredFilter, StoredSet, StoredTuple } from './storage/stored-tuple.js';
-import { pgPool } from '../database/named-statements.js';
+import type { Announce } from '../database/change-notifier.js';
+import { pgPool, poolTransaction } from '../database/named-statements.js';
 
 /**
  * `relation_tuples`, through raw parameterised SQL on the pool, as named (prepared once per
@@ -112,17 +113,21 @@ export class TuplesRepository {
     return [...rows, ...more.filter((row) => !seen.has(rowKey(row)))].sort(byRow).map(toStored);
   }
 
-  /** Idempotent: true when the tuple was new. */
-  async insert(tuple: StoredTuple): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'tuples_insert',
-      text: STATEMENTS.insert,
-      values: [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey],
+  /** Idempotent: true when the tuple was new, and then announced in the insert's transaction. */
+  async insert(tuple: StoredTuple, announce: Announce): Promise<boolean> {
+    return poolTransaction(this.dataSource, async (connection) => {
+      const result = await connection.query({
+        name: 'tuples_insert',
+        text: STATEMENTS.insert,
+        values: [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey],
+      });
+      const inserted = (result.rowCount ?? 0) > 0;
+      if (inserted) await announce(connection);
+      return inserted;
     });
-    return (result.rowCount ?? 0) > 0;
   }
 
-  /** Like `insert`, in the caller's transaction. */
+  /** Like `insert`, in the caller's transaction (which announces the change). */
   async insertWithin(manager: EntityManager, tuple: StoredTuple): Promise<void> {
     await manager.query(STATEMENTS.insert, [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey]);
   }
@@ -133,10 +138,10 @@ export class TuplesRepository {
   }
 
   /**
-   * Deletes the tuples of (namespace, object, relation), only those of one subject when given; in the
-   * caller's transaction when one is given.
+   * Deletes the tuples of (namespace, object, relation), only those of one subject when given, and
+   * announces it in the same transaction when any went: the caller's transaction when one is given.
    */
-  async deleteMatching(filter: StoredSet & { readonly subjectKey?: string }, within?: EntityManager): Promise<number> {
+  async deleteMatching(filter: StoredSet & { readonly subjectKey?: string }, announce: Announce, within?: EntityManager): Promise<number> {
     const values: unknown[] = [filter.namespaceId, filter.object, filter.relation];
     let text = 'DELETE FROM relation_tuples WHERE namespace_id = $1 AND object = $2 AND relation = $3';
     if (filter.subjectKey !== undefined) {
@@ -146,18 +151,22 @@ export class TuplesRepository {
     if (within !== undefined) {
       // A DELETE through TypeORM's query answers [rows, affected count].
       const [, affected] = (await within.query(text, values)) as [unknown, number];
+      if (affected > 0) await announce(within);
       return affected;
     }
-    const result = await this.pool.query(text, values);
-    return result.rowCount ?? 0;
+    return poolTransaction(this.dataSource, async (connection) => {
+      const deleted = (await connection.query(text, values)).rowCount ?? 0;
+      if (deleted > 0) await announce(connection);
+      return deleted;
+    });
   }
 
   /**
    * Inserts, then deletes (Keto's order), in one transaction: all or nothing. Rows go in key order so
    * concurrent patches lock in the same order; a deadlock or serialization failure is retried.
-   * Returns how many rows changed.
+   * A change is announced in the same transaction. Returns how many rows changed.
    */
-  async transact(inserts: readonly StoredTuple[], deletes: readonly StoredTuple[]): Promise<number> {
+  async transact(inserts: readonly StoredTuple[], deletes: readonly StoredTuple[], announce: Announce): Promise<number> {
     const sortedInserts = [...inserts].sort(byStored);
     const sortedDeletes = [...deletes].sort(byStored);
     for (let attempt = 1; ; attempt += 1) {
@@ -167,6 +176,7 @@ export class TuplesRepository {
         let changed = 0;
         if (sortedInserts.length > 0) changed += (await client.query(STATEMENTS.insertMany, tupleColumns(sortedInserts))).rowCount ?? 0;
         if (sortedDeletes.length > 0) changed += (await client.query(STATEMENTS.deleteMany, tupleColumns(sortedDeletes))).rowCount ?? 0;
+        if (changed > 0) await announce(client);
         await client.query('COMMIT');
         return changed;
       } catch (error) {

@@ -121,7 +121,7 @@ export class TuplesService {
   /** Stores the tuple unless it exists (idempotent). Unknown namespace, also of a subject set: 404. */
   async write(fields: TupleFields): Promise<RelationTuple> {
     const tuple = parseTuple(fields);
-    if (await this.repository.insert(this.toStored(tuple, ''))) await this.cache.invalidate();
+    await this.repository.insert(this.toStored(tuple, ''), this.cache.invalidate);
     return tuple;
   }
 
@@ -136,7 +136,7 @@ export class TuplesService {
     const subjectKey = fields.subject === undefined ? undefined : this.subjectFilter(fields.subject);
     if (subjectKey === '') return;
     const namespaceId = this.namespaces.idOf(namespace)!;
-    if ((await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey })) > 0) await this.cache.invalidate();
+    await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey }, this.cache.invalidate);
   }
 
   /**
@@ -152,7 +152,7 @@ export class TuplesService {
       (delta.action === 'insert' ? inserts : deletes).push(stored);
     });
     if (inserts.length + deletes.length === 0) return;
-    if ((await this.repository.transact(inserts, deletes)) > 0) await this.cache.invalidate();
+    await this.repository.transact(inserts, deletes, this.cache.invalidate);
   }
 
   /**
@@ -163,14 +163,15 @@ export class TuplesService {
     this.namespaces.ensure(checkNamespace(name, field));
   }
 
-  /** Inserts the tuple unless it exists, in the caller's transaction. Call `changesCommitted` after the commit. */
+  /** Inserts the tuple unless it exists, in the caller's transaction, which also carries the announcement. */
   async writeWithin(manager: EntityManager, fields: TupleFields): Promise<void> {
     await this.repository.insertWithin(manager, this.toStored(parseTuple(fields), ''));
+    await this.cache.invalidate(manager);
   }
 
   /**
    * Deletes the tuples of (namespace, object, relation), or only the subject's, in the caller's
-   * transaction. Call `changesCommitted` after the commit.
+   * transaction, which also carries the announcement.
    */
   async deleteWithin(manager: EntityManager, fields: SubjectSetFields & { readonly subject?: string }): Promise<void> {
     const namespaceId = this.namespaces.idOf(this.knownNamespace(fields.namespace, 'namespace'))!;
@@ -178,19 +179,19 @@ export class TuplesService {
     const relation = checkRelation(fields.relation, 'relation');
     const subjectKey = fields.subject === undefined ? undefined : this.subjectFilter(fields.subject);
     if (subjectKey === '') return;
-    await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey }, manager);
+    await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey }, this.cache.invalidate, manager);
   }
 
-  /** Deletes every tuple of the namespace whose subject is this subject id, in the caller's transaction. */
+  /**
+   * Deletes every tuple of the namespace whose subject is this subject id, in the caller's transaction,
+   * which also carries the announcement.
+   */
   async deleteSubjectWithin(manager: EntityManager, namespace: string, subjectId: string): Promise<void> {
     const namespaceId = this.namespaces.idOf(this.knownNamespace(namespace, 'namespace'))!;
     const subjectKey = encodeSubject(parseSubject(subjectId, 'subject'), this.namespaces);
-    if (subjectKey !== undefined) await this.repository.deleteSubjectWithin(manager, namespaceId, subjectKey);
-  }
-
-  /** Drops cached checks on every instance after writes made in another context's transaction. */
-  changesCommitted(): Promise<void> {
-    return this.cache.invalidate();
+    if (subjectKey === undefined) return;
+    await this.repository.deleteSubjectWithin(manager, namespaceId, subjectKey);
+    await this.cache.invalidate(manager);
   }
 
   private depthFor(requested: number | undefined): number {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataSource } from 'typeorm';
 import { ChangeNotifier } from '../../src/database/change-notifier.js';
 import { bootApp, type TestApp } from '../support/app.js';
 import { freshDatabase, queryDatabase } from '../support/database.js';
@@ -54,5 +55,29 @@ describe('change notifications between instances', () => {
       void a.running.app.get(ChangeNotifier).publish('other-topic', 'k3');
       return seenByB.includes('k3');
     }, 10_000);
+  });
+
+  it('announces inside the write transaction: heard everywhere on commit, never on rollback', async () => {
+    const seenByA: string[] = [];
+    const seenByB: string[] = [];
+    a.running.app.get(ChangeNotifier).subscribe('tx-topic', (key) => seenByA.push(key));
+    b.running.app.get(ChangeNotifier).subscribe('tx-topic', (key) => seenByB.push(key));
+    const notifier = a.running.app.get(ChangeNotifier);
+    const dataSource = a.running.app.get(DataSource);
+
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await notifier.publishWithin(manager, 'tx-topic', 'rolled-back');
+        throw new Error('the write failed');
+      }),
+    ).rejects.toThrow('the write failed');
+    await dataSource.transaction((manager) => notifier.publishWithin(manager, 'tx-topic', 'committed'));
+
+    // B hears the committed change and, since notifications arrive in commit order, nothing before it.
+    await eventually(() => seenByB.includes('committed'));
+    expect(seenByB).toEqual(['committed']);
+    // A heard both at once (its own cache must not outlive its write), and the committed one again over LISTEN.
+    await eventually(() => seenByA.filter((key) => key === 'committed').length === 2);
+    expect(seenByA).toEqual(['rolled-back', 'committed', 'committed']);
   });
 });

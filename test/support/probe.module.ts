@@ -35,6 +35,13 @@ function probeController(prefix: string) {
       return { waited: Number(ms) };
     }
 
+    /** Holds a pooled connection for `ms` inside PostgreSQL (statement timeouts, pool exhaustion). */
+    @Get('sleep')
+    async sleep(@Query('ms') ms = '1000'): Promise<{ slept: number }> {
+      await this.dataSource.query('SELECT pg_sleep($1::double precision / 1000)', [Number(ms)]);
+      return { slept: Number(ms) };
+    }
+
     @Get('boom')
     boom(): never {
       throw new Error('secret internal detail');

@@ -31,6 +31,11 @@ export class AppError extends Error {
   }
 }
 
+/** How long a client should wait before retrying when the database is down or saturated. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** `details.reason` of a database outage, so operators and clients can tell it from other 503s. */
+export const DATABASE_UNAVAILABLE_REASON = 'database_unavailable';
+
 /** Errors raised by the plumbing itself rather than by a bounded context. */
 export const CommonErrors = {
   notFound: (message = 'The requested resource could not be found.') => new AppError(ErrorKind.NotFound, 'not_found', message),
@@ -41,4 +46,11 @@ export const CommonErrors = {
   internal: (cause: unknown) => new AppError(ErrorKind.Internal, 'internal_error', 'The server encountered an internal error.', { cause }),
   unavailable: (message: string, cause?: unknown) =>
     new AppError(ErrorKind.Unavailable, 'service_unavailable', message, { cause, headers: { 'retry-after': '1' } }),
+  /** A database restart takes seconds: clients and load balancers should retry, not give up. */
+  databaseUnavailable: (cause: unknown) =>
+    new AppError(ErrorKind.Unavailable, 'service_unavailable', 'The service is temporarily unavailable; retry later.', {
+      cause,
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      details: { reason: DATABASE_UNAVAILABLE_REASON },
+    }),
 };

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { databaseUnavailableResponses } from '../../metrics/unavailable-metric.js';
 import { listenerOf } from '../http/listener.js';
+import { DATABASE_UNAVAILABLE_REASON } from './app-error.js';
 import { familyOf } from './error-family.js';
 import { renderError } from './error-renderer.js';
 import { toProblem, type Problem } from './problem.js';
@@ -11,7 +13,9 @@ import { toProblem, type Problem } from './problem.js';
 export function sendError(request: FastifyRequest, reply: FastifyReply, exception: unknown, exposeInternal: boolean): Problem {
   const problem = toProblem(exception);
   const path = request.url.split('?', 1)[0] ?? '/';
-  const body = renderError(familyOf(listenerOf(request.raw), path), problem, request.id, exposeInternal);
+  const listener = listenerOf(request.raw);
+  if (problem.details?.['reason'] === DATABASE_UNAVAILABLE_REASON) databaseUnavailableResponses().inc({ listener: listener ?? 'unknown' });
+  const body = renderError(familyOf(listener, path), problem, request.id, exposeInternal);
   if (problem.headers !== undefined) void reply.headers(problem.headers);
   void reply
     .status(problem.status)

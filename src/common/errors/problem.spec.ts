@@ -31,6 +31,35 @@ describe('toProblem', () => {
   });
 });
 
+describe('toProblem on a database outage', () => {
+  const outages: Record<string, unknown> = {
+    'a refused connection': Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    'a database starting up': Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+    'a database shutting down': Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    'a statement timeout': Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+    'a pool-acquire timeout': new Error('timeout exceeded when trying to connect'),
+    'a connection cut mid-query': new Error('Connection terminated unexpectedly'),
+    "TypeORM's wrapper of a refused connection": { name: 'QueryFailedError', driverError: { code: 'ECONNREFUSED' } },
+    "a transaction's connection lost under it": Object.assign(new Error('Query runner already released.'), {
+      name: 'QueryRunnerAlreadyReleasedError',
+    }),
+  };
+
+  for (const [name, error] of Object.entries(outages)) {
+    it(`answers ${name} with 503 and Retry-After`, () => {
+      const problem = toProblem(error);
+      expect(problem.status).toBe(503);
+      expect(problem.code).toBe('service_unavailable');
+      expect(problem.headers?.['retry-after']).toMatch(/^[1-9]\d*$/);
+      expect(problem.details).toEqual({ reason: 'database_unavailable' });
+    });
+  }
+
+  it('still answers 500 to a statement the database refused', () => {
+    expect(toProblem(Object.assign(new Error('relation "x" does not exist'), { code: '42P01' })).status).toBe(500);
+  });
+});
+
 describe('renderError', () => {
   const internal = toProblem(new Error('secret cause'));
 

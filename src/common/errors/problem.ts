@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { AppError, CommonErrors } from './app-error.js';
+import { isDatabaseUnavailable } from '../../database/sql-state.js';
 import { ErrorKind, statusOf } from './error-kind.js';
 
 /** A family-neutral view of an error, ready to render in any wire shape. */
@@ -37,7 +38,10 @@ const FASTIFY_ERRORS: Readonly<Record<string, () => AppError>> = {
   FST_ERR_MAX_PARAM_LENGTH: () => new AppError(ErrorKind.UriTooLong, 'uri_too_long', 'A path parameter is longer than the server accepts.'),
 };
 
-/** Turns anything thrown into a Problem. Unknown errors become an opaque 500. */
+/**
+ * Turns anything thrown into a Problem. A database that is down, starting up, saturated or timing out
+ * becomes a 503 with Retry-After; other unknown errors an opaque 500.
+ */
 export function toProblem(error: unknown): Problem {
   const appError = asAppError(error);
   const cause = appError.kind === ErrorKind.Internal || appError.kind === ErrorKind.Unavailable ? (appError.cause ?? appError) : undefined;
@@ -63,6 +67,7 @@ function asAppError(error: unknown): AppError {
     return CommonErrors.invalidRequest('The request body is not valid JSON.');
   }
   if (error instanceof HttpException) return fromHttpException(error);
+  if (isDatabaseUnavailable(error)) return CommonErrors.databaseUnavailable(error);
   if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
     const kind = kindForStatus(fastify.statusCode);
     return new AppError(kind, kind, typeof fastify.message === 'string' ? fastify.message : 'The request is invalid.');

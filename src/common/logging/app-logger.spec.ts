@@ -1,30 +1,43 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppLogger } from './app-logger.js';
+import { describe, expect, it } from 'vitest';
+import type { LogLevel } from '../../config/app-config.js';
+import { AppLogger, createProcessLogger } from './app-logger.js';
+
+function capture(level: LogLevel): { logger: AppLogger; lines: () => Record<string, unknown>[] } {
+  const written: string[] = [];
+  const pino = createProcessLogger(level, { write: (line: string) => written.push(line) });
+  return { logger: new AppLogger(pino), lines: () => written.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
 
 describe('AppLogger', () => {
-  afterEach(() => vi.restoreAllMocks());
-
-  function capture(levels: ('log' | 'debug')[]): string[] {
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(chunk.toString());
-      return true;
-    });
-    const logger = new AppLogger('Latchkey', { json: true, logLevels: levels });
+  function startUp(logger: AppLogger): void {
     logger.log('InstanceLoader line', 'InstanceLoader');
     logger.log('Mapped {/x, GET} route', 'RouterExplorer');
     logger.log('applied CreateClients', 'Migrations');
-    return lines;
   }
 
   it('keeps Nest start-up lines out of info and logs the rest', () => {
-    const lines = capture(['log']);
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'log', context: 'Migrations' });
+    const { logger, lines } = capture('info');
+    startUp(logger);
+    expect(lines()).toHaveLength(1);
+    expect(lines()[0]).toMatchObject({ level: 'info', context: 'Migrations', msg: 'applied CreateClients' });
   });
 
   it('shows the start-up lines at debug', () => {
-    const contexts = capture(['log', 'debug']).map((line) => (JSON.parse(line) as { context: string; level: string }).context);
-    expect(contexts).toEqual(['InstanceLoader', 'RouterExplorer', 'Migrations']);
+    const { logger, lines } = capture('debug');
+    startUp(logger);
+    expect(lines().map((line) => line['context'])).toEqual(['InstanceLoader', 'RouterExplorer', 'Migrations']);
+  });
+
+  it("writes Nest's lines in the request lines' format: level as a word, an ISO time, msg", () => {
+    const { logger, lines } = capture('info');
+    logger.warn('pool is small', 'Database');
+    logger.error({ msg: 'request failed', reqId: 'r1', code: 'internal_error' }, 'Errors');
+    logger.error('boom', 'Error: boom\n    at x', 'ExceptionHandler');
+    const [warn, failed, boom] = lines();
+    expect(warn).toMatchObject({ level: 'warn', context: 'Database', msg: 'pool is small' });
+    expect(new Date(String(warn!['time'])).toISOString()).toBe(warn!['time']);
+    expect(failed).toMatchObject({ level: 'error', context: 'Errors', msg: 'request failed', reqId: 'r1', code: 'internal_error' });
+    expect(boom).toMatchObject({ level: 'error', context: 'ExceptionHandler', msg: 'boom', stack: 'Error: boom\n    at x' });
+    expect(lines().every((line) => typeof line['pid'] === 'number' && !('timestamp' in line))).toBe(true);
   });
 });

@@ -70,7 +70,8 @@ export class ClientAssertionVerifier {
 
     const payload = await this.verifySignature(client, assertion, algorithms);
     const exp = payload.exp!;
-    if (exp > Math.floor(Date.now() / 1000) + MAX_ASSERTION_LIFETIME_SECONDS) {
+    const now = Math.floor(Date.now() / 1000);
+    if (exp > now + MAX_ASSERTION_LIFETIME_SECONDS) {
       throw TokenError.invalidClient(false, 'The assertion expires too far in the future.');
     }
     const jtiHash = createHash('sha256').update(payload.jti!, 'utf8').digest('hex');

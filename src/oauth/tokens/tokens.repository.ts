@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { StoredAccessToken, StoredCode, StoredGrant, StoredRefreshToken } from './stored-token.js';
 import type { TokenSession } from './token-session.js';
-import { pgPool } from '../../database/named-statements.js';
+import { pgPool, poolTransaction } from '../../database/named-statements.js';
 
 /** Rows deleted per statement by the janitor: short locks, bounded WAL per statement. */
 const DELETE_BATCH = 10_000;
@@ -151,23 +151,8 @@ export class TokensRepository {
   }
 
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
-  async transaction<T>(work: (writes: TokenWrites) => Promise<T>): Promise<T> {
-    const connection = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await connection.query('BEGIN');
-      const result = await work(new TokenStatements(connection));
-      await connection.query('COMMIT');
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is closed instead of going back to the pool.
-      await connection.query('ROLLBACK').catch((rollbackError: unknown) => {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      });
-      throw error;
-    } finally {
-      connection.release(broken);
-    }
+  transaction<T>(work: (writes: TokenWrites) => Promise<T>): Promise<T> {
+    return poolTransaction(this.dataSource, (connection) => work(new TokenStatements(connection)));
   }
 
   insertCode(code: StoredCode): Promise<void> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { ChangeNotifier } from '../../database/change-notifier.js';
+import { ChangeNotifier, type Announce } from '../../database/change-notifier.js';
 import { IDENTITIES_CHANGED_TOPIC } from '../../identities/identities.service.js';
 
 /** ChangeNotifier topic of session changes (key = token hash, or `*`). */
@@ -55,8 +55,8 @@ export class SessionCache implements OnModuleInit {
     this.cache.set(tokenHash, entry, generation);
   }
 
-  /** Announces a session change to every instance (this one included). */
-  changed(tokenHash: string): Promise<void> {
-    return this.notifier.publish(SESSIONS_CHANGED_TOPIC, tokenHash);
+  /** Announces a session change, inside its write's transaction, to every instance (this one included). */
+  changed(tokenHash: string): Announce {
+    return (transaction) => this.notifier.publishWithin(transaction, SESSIONS_CHANGED_TOPIC, tokenHash);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type NamedStatement, runNamed, runNamedFirst } from '../../database/named-statements.js';
+import type { Announce } from '../../database/change-notifier.js';
+import { type NamedStatement, poolTransaction, runNamed, runNamedFirst } from '../../database/named-statements.js';
 import { SessionEntity, type AuthenticationMethod } from './entities/session.entity.js';
 
 const COLUMNS =
@@ -64,8 +65,12 @@ export class SessionsRepository {
   }
 
   /** Marks the session re-authenticated (login `refresh=true`): new `authenticated_at` and expiry. */
-  async reauthenticated(id: string, methods: AuthenticationMethod[], now: Date, expiresAt: Date): Promise<void> {
-    await runNamed(this.dataSource, REAUTHENTICATED, [id, now, JSON.stringify(methods), expiresAt]);
+  /** Records a re-authentication and announces it in the same transaction. */
+  async reauthenticated(id: string, methods: AuthenticationMethod[], now: Date, expiresAt: Date, announce: Announce): Promise<void> {
+    await poolTransaction(this.dataSource, async (connection) => {
+      await connection.query({ ...REAUTHENTICATED, values: [id, now, JSON.stringify(methods), expiresAt] });
+      await announce(connection);
+    });
   }
 
   /** The active, unexpired sessions of an identity, newest first (a settings page lists them). */
@@ -77,21 +82,32 @@ export class SessionsRepository {
     return rows.map(toEntity);
   }
 
-  /** Deactivates every active session of an identity but `keepId`; returns the token hashes it deactivated. */
-  async revokeOthers(identityId: string, keepId: string, now: Date): Promise<string[]> {
-    // TypeORM answers an UPDATE with [rows, rowCount].
-    const [rows]: [{ token_hash: string }[], number] = await this.dataSource.query(
-      `UPDATE self_service_sessions SET active = false, updated_at = $3
-        WHERE identity_id = $1 AND id <> $2 AND active AND expires_at > $3 RETURNING token_hash`,
-      [identityId, keepId, now],
-    );
-    return rows.map((row) => row.token_hash);
+  /**
+   * Deactivates every active session of an identity but `keepId`, announcing each (by its token hash)
+   * in the same transaction; returns how many ended.
+   */
+  async revokeOthers(identityId: string, keepId: string, now: Date, announce: (tokenHash: string) => Announce): Promise<number> {
+    return poolTransaction(this.dataSource, async (connection) => {
+      const { rows } = await connection.query<{ token_hash: string }>(
+        `UPDATE self_service_sessions SET active = false, updated_at = $3
+          WHERE identity_id = $1 AND id <> $2 AND active AND expires_at > $3 RETURNING token_hash`,
+        [identityId, keepId, now],
+      );
+      for (const row of rows) await announce(row.token_hash)(connection);
+      return rows.length;
+    });
   }
 
-  /** Deactivates the active, unexpired session with that token hash; false when there was none. */
-  async revoke(tokenHash: string, now: Date): Promise<boolean> {
-    const { rowCount } = await runNamed(this.dataSource, REVOKE, [tokenHash, now]);
-    return (rowCount ?? 0) > 0;
+  /**
+   * Deactivates the active, unexpired session with that token hash, announced in the same
+   * transaction; false when there was none.
+   */
+  async revoke(tokenHash: string, now: Date, announce: Announce): Promise<boolean> {
+    return poolTransaction(this.dataSource, async (connection) => {
+      const revoked = ((await connection.query({ ...REVOKE, values: [tokenHash, now] })).rowCount ?? 0) > 0;
+      if (revoked) await announce(connection);
+      return revoked;
+    });
   }
 
   /** Revokes every active session of an identity, in the caller's transaction. */

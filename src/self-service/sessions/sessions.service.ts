@@ -85,17 +85,14 @@ export class SessionsService {
     const now = new Date();
     const methods = [...active.session.authenticationMethods, { method, completed_at: now.toISOString() }];
     const expiresAt = this.expiry(now);
-    await this.repository.reauthenticated(active.session.id, methods, now, expiresAt);
-    await this.cache.changed(active.tokenHash);
+    await this.repository.reauthenticated(active.session.id, methods, now, expiresAt, this.cache.changed(active.tokenHash));
     return Object.assign(active.session, { authenticatedAt: now, authenticationMethods: methods, expiresAt, updatedAt: now });
   }
 
   /** Revokes the session of a token; false when it was unknown, expired or already revoked. */
   async revoke(token: string): Promise<boolean> {
     const hash = tokenHash(token);
-    const revoked = await this.repository.revoke(hash, new Date());
-    if (revoked) await this.cache.changed(hash);
-    return revoked;
+    return this.repository.revoke(hash, new Date(), this.cache.changed(hash));
   }
 
   /** The identity's active sessions, newest authentication first. */
@@ -105,9 +102,7 @@ export class SessionsService {
 
   /** Signs an identity out everywhere but in `keep` (the session asking); returns how many sessions ended. */
   async revokeOthers(keep: SessionEntity): Promise<number> {
-    const hashes = await this.repository.revokeOthers(keep.identityId, keep.id, new Date());
-    for (const hash of hashes) await this.cache.changed(hash);
-    return hashes.length;
+    return this.repository.revokeOthers(keep.identityId, keep.id, new Date(), (hash) => this.cache.changed(hash));
   }
 
   /** The token that ends this session from a logout URL (see `logoutToken`). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { ChangeNotifier } from '../../database/change-notifier.js';
+import { ChangeNotifier, type Announce } from '../../database/change-notifier.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 
 /** The ChangeNotifier topic of relation-tuple writes. */
@@ -47,8 +47,6 @@ export class CheckCache implements OnModuleInit {
     this.results.set(key, allowed, generation);
   }
 
-  /** Call after a write committed: drops this cache at once and tells the other instances. */
-  async invalidate(): Promise<void> {
-    await this.notifier.publish(TUPLES_CHANGED, '*');
-  }
+  /** Runs inside a write's transaction: drops this cache at once, and the other instances' on commit. */
+  readonly invalidate: Announce = (transaction) => this.notifier.publishWithin(transaction, TUPLES_CHANGED, '*');
 }
