@@ -1,16 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { sha256Hex } from '../common/crypto/digest.js';
 import type {
   AppConfig,
+  HandlerSetting,
   IdentitySchemaSource,
   LogLevel,
   NamespaceConfig,
   NodeEnv,
   PasswordPolicyConfig,
+  PipelineSettings,
   SmtpConnectionConfig,
 } from './app-config.js';
 import { ConfigError } from './config.error.js';
@@ -106,6 +109,10 @@ const KNOWN_KEYS = [
   'COURIER_DISPATCH_INTERVAL_MS',
   'COURIER_MAX_ATTEMPTS',
   'COURIER_RETRY_BASE_DELAY_MS',
+  'DECISIONS_PIPELINE',
+  'DECISIONS_TRUSTED_PROXIES',
+  'DECISIONS_ALLOWED_PEERS',
+  'PROXY_TIMEOUT_MS',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -249,7 +256,86 @@ export function loadConfig(env: Source, version: string): AppConfig {
       maxAttempts: int(read, 'COURIER_MAX_ATTEMPTS', 5, 1, 100),
       retryBaseDelayMs: int(read, 'COURIER_RETRY_BASE_DELAY_MS', 5000, 10, 3_600_000),
     },
+    decisions: {
+      pipeline: pipelineSettings(read, 'DECISIONS_PIPELINE'),
+      trustedProxies: cidrList(read, 'DECISIONS_TRUSTED_PROXIES', []),
+      allowedPeers: cidrList(read, 'DECISIONS_ALLOWED_PEERS', PRIVATE_RANGES),
+      proxyTimeoutMs: int(read, 'PROXY_TIMEOUT_MS', 30_000, 100, 600_000),
+    },
   };
+}
+
+/** Loopback and private ranges: who may call `/decisions` unless DECISIONS_ALLOWED_PEERS says otherwise. */
+const PRIVATE_RANGES = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+
+function cidrList(read: Reader, key: Key, fallback: readonly string[]): string[] {
+  if (read(key) === undefined) return [...fallback];
+  const cidrs = list(read, key);
+  for (const cidr of cidrs) {
+    const [address, prefix, rest] = cidr.split('/');
+    const family = isIP(address ?? '');
+    const bits = prefix === undefined ? (family === 6 ? 128 : 32) : Number(prefix);
+    if (family === 0 || rest !== undefined || !Number.isInteger(bits) || bits < 0 || bits > (family === 6 ? 128 : 32)) {
+      throw new ConfigError(key, `"${cidr}" is not an IP address or CIDR range`);
+    }
+  }
+  return cidrs;
+}
+
+const PIPELINE_SECTIONS = ['authenticators', 'authorizers', 'mutators', 'errors'] as const;
+
+/**
+ * DECISIONS_PIPELINE: a JSON object (or a mapping in the config file) with Oathkeeper's sections,
+ * each handler `{enabled?, config?}`; `errors` may also hold `fallback` (list of handler names) and
+ * its handlers under `handlers`, as Oathkeeper nests them. Handler names are checked by the pipeline.
+ */
+function pipelineSettings(read: Reader, key: Key): PipelineSettings {
+  const raw = read(key);
+  let parsed: unknown = {};
+  if (raw !== undefined) {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new ConfigError(key, 'must be a JSON object such as {"authorizers":{"remote_json":{"enabled":true}}}');
+    }
+  }
+  if (!isPlainObject(parsed)) throw new ConfigError(key, 'must be a JSON object');
+  for (const section of Object.keys(parsed)) {
+    if (!(PIPELINE_SECTIONS as readonly string[]).includes(section)) throw new ConfigError(key, `unknown section "${section}"`);
+  }
+  const errorsSection = parsed['errors'] ?? {};
+  if (!isPlainObject(errorsSection)) throw new ConfigError(key, 'errors must be an object');
+  const { fallback, handlers, ...flatErrors } = errorsSection;
+  if (fallback !== undefined && !(Array.isArray(fallback) && fallback.every((name) => typeof name === 'string'))) {
+    throw new ConfigError(key, 'errors.fallback must be a list of error handler names');
+  }
+  return {
+    authenticators: handlerSettings(key, 'authenticators', parsed['authenticators']),
+    authorizers: handlerSettings(key, 'authorizers', parsed['authorizers']),
+    mutators: handlerSettings(key, 'mutators', parsed['mutators']),
+    errors: { ...handlerSettings(key, 'errors', flatErrors), ...handlerSettings(key, 'errors.handlers', handlers) },
+    errorFallback: (fallback as string[] | undefined) ?? ['json'],
+  };
+}
+
+function handlerSettings(key: Key, section: string, value: unknown): Record<string, HandlerSetting> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) throw new ConfigError(key, `${section} must be an object`);
+  const settings: Record<string, HandlerSetting> = {};
+  for (const [name, setting] of Object.entries(value)) {
+    if (!isPlainObject(setting)) throw new ConfigError(key, `${section}.${name} must be an object with enabled and config`);
+    const { enabled, config, ...rest } = setting;
+    if (Object.keys(rest).length > 0) throw new ConfigError(key, `${section}.${name} has unknown members: ${Object.keys(rest).join(', ')}`);
+    if (enabled !== undefined && typeof enabled !== 'boolean')
+      throw new ConfigError(key, `${section}.${name}.enabled must be true or false`);
+    if (config !== undefined && !isPlainObject(config)) throw new ConfigError(key, `${section}.${name}.config must be an object`);
+    settings[name] = { ...(enabled === undefined ? {} : { enabled }), ...(config === undefined ? {} : { config }) };
+  }
+  return settings;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Kratos' defaults (8 characters, similarity check on) plus a generous maximum: we hash with argon2id, not bcrypt. */
@@ -336,6 +422,8 @@ function readConfigFile(path: string | undefined): Record<string, string> {
     // A list of mappings (NAMESPACES) is kept as the JSON its parser reads; a list of scalars joins with commas.
     if (Array.isArray(value) && value.some((item) => item !== null && typeof item === 'object')) values[key] = JSON.stringify(value);
     else if (Array.isArray(value)) values[key] = value.map(String).join(',');
+    // DECISIONS_PIPELINE is a mapping; it is kept as the JSON its parser reads.
+    else if (key === 'DECISIONS_PIPELINE' && value !== null && typeof value === 'object') values[key] = JSON.stringify(value);
     else if (value !== null && typeof value === 'object') throw new ConfigError(key, 'must be a scalar or a list');
     else if (value !== null && value !== undefined) values[key] = String(value);
   }
