@@ -16,6 +16,7 @@ import { KeysModule } from './keys/keys.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
+import { RulesModule } from './rules/rules.module.js';
 import { SelfServiceModule } from './self-service/self-service.module.js';
 import { TuplesModule } from './tuples/tuples.module.js';
 
@@ -34,6 +35,7 @@ export class AppModule {
         ClientsModule,
         KeysModule,
         PoliciesModule,
+        RulesModule,
         IdentitiesModule,
         ConsentModule,
         OAuthModule,

@@ -16,6 +16,7 @@ export interface AppConfig {
   readonly shutdown: ShutdownConfig;
   readonly outbound: OutboundConfig;
   readonly tuples: TuplesConfig;
+  readonly rules: RulesConfig;
   readonly identities: IdentitiesConfig;
   readonly cookies: CookiesConfig;
   readonly oauth2: OAuth2Config;
@@ -128,6 +129,13 @@ export interface TuplesConfig {
   readonly maxDepth: number;
   /** Entries of the in-process check cache; 0 turns it off. */
   readonly cacheSize: number;
+}
+
+export interface RulesConfig {
+  /** Absolute paths of rule files (JSON or YAML arrays) and of directories holding them; watched. */
+  readonly files: readonly string[];
+  /** How `match.url` is read: `<...>` holds a regular expression, or a glob. */
+  readonly matchingStrategy: 'regexp' | 'glob';
 }
 
 /** One `IDENTITY_SCHEMAS` entry: `url` as configured, `document` the JSON it resolved to (not yet compiled). */

@@ -54,6 +54,8 @@ const KNOWN_KEYS = [
   'NAMESPACES',
   'TUPLES_MAX_DEPTH',
   'TUPLES_CACHE_SIZE',
+  'RULES_FILES',
+  'RULES_MATCHING_STRATEGY',
   'IDENTITY_SCHEMAS',
   'IDENTITY_DEFAULT_SCHEMA_ID',
   'IDENTITY_ARGON2_MEMORY_KIB',
@@ -184,6 +186,10 @@ export function loadConfig(env: Source, version: string): AppConfig {
       namespaces: namespaces(read, 'NAMESPACES'),
       maxDepth: int(read, 'TUPLES_MAX_DEPTH', 5, 1, 100),
       cacheSize: int(read, 'TUPLES_CACHE_SIZE', 100_000, 0, 10_000_000),
+    },
+    rules: {
+      files: list(read, 'RULES_FILES').map((path) => resolve(path)),
+      matchingStrategy: oneOf(read, 'RULES_MATCHING_STRATEGY', ['regexp', 'glob'] as const, 'regexp'),
     },
     identities: {
       schemas: identitySchemas(read, 'IDENTITY_SCHEMAS'),

@@ -9,6 +9,7 @@ import { CreateSelfService1763800007000 } from '../../migrations/1763800007000-c
 import { CreateCourier1763800008000 } from '../../migrations/1763800008000-create-courier.js';
 import { CreateIdentityVerificationTokens1763800008100 } from '../../migrations/1763800008100-create-identity-verification-tokens.js';
 import { FlowsIdentityIndexPartial1763800009000 } from '../../migrations/1763800009000-flows-identity-index-partial.js';
+import { CreateAccessRules1764000200000 } from '../../migrations/1764000200000-create-access-rules.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
 import { ConsentRequestEntity } from '../consent/entities/consent-request.entity.js';
 import { LoginRequestEntity } from '../consent/entities/login-request.entity.js';
@@ -33,6 +34,7 @@ import { ErrorContainerEntity } from '../self-service/errors/entities/error-cont
 import { FlowEntity } from '../self-service/flows/entities/flow.entity.js';
 import { LoginFailureEntity } from '../self-service/login/entities/login-failure.entity.js';
 import { SessionEntity } from '../self-service/sessions/entities/session.entity.js';
+import { AccessRuleEntity } from '../rules/entities/access-rule.entity.js';
 import { RelationTupleEntity } from '../tuples/entities/relation-tuple.entity.js';
 
 /**
@@ -65,6 +67,7 @@ export const ENTITIES: Function[] = [
   ErrorContainerEntity,
   LoginFailureEntity,
   CourierMessageEntity,
+  AccessRuleEntity,
 ];
 
 export const MIGRATIONS: Function[] = [
@@ -79,4 +82,5 @@ export const MIGRATIONS: Function[] = [
   CreateCourier1763800008000,
   CreateIdentityVerificationTokens1763800008100,
   FlowsIdentityIndexPartial1763800009000,
+  CreateAccessRules1764000200000,
 ];

@@ -18,7 +18,7 @@ export class HealthController {
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
     const result = await this.readiness.check();
-    if (result.ready) return OK;
+    if (result.ready) return result.details === undefined ? OK : { ...OK, details: result.details };
     void reply.status(503);
     return { errors: result.errors };
   }

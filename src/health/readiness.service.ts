@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
 import { MigrationRunner } from '../database/migration-runner.js';
+import { ReadinessReports } from './readiness-reports.js';
 import { ShutdownState } from './shutdown-state.js';
 
 const PING_TIMEOUT_MS = 2000;
 
-export type Readiness = { ready: true } | { ready: false; errors: Record<string, string> };
+export type Readiness = { ready: true; details?: Record<string, string> } | { ready: false; errors: Record<string, string> };
 
-/** Readiness = not shutting down + the database answers + no migration pending. */
+/** Readiness = not shutting down + the database answers + no migration pending + no failing report. */
 @Injectable()
 export class ReadinessService {
   constructor(
@@ -17,20 +18,30 @@ export class ReadinessService {
     private readonly dataSource: DataSource,
     private readonly migrations: MigrationRunner,
     private readonly shutdown: ShutdownState,
+    private readonly reports: ReadinessReports,
   ) {}
 
   async check(): Promise<Readiness> {
     if (this.shutdown.isShuttingDown) return { ready: false, errors: { server: 'the server is shutting down' } };
     try {
       await this.health.check([() => this.database()]);
-      return { ready: true };
     } catch (error) {
       const response = (error as { getResponse?: () => { error?: Record<string, { message?: string }> } }).getResponse?.();
       const errors: Record<string, string> = {};
       for (const [name, detail] of Object.entries(response?.error ?? {})) errors[name] = detail.message ?? 'unavailable';
       if (Object.keys(errors).length === 0) errors['database'] = 'unavailable';
-      return { ready: false, errors };
+      return { ready: false, errors: { ...errors, ...this.reported(true) } };
     }
+    const failing = this.reported(true);
+    if (Object.keys(failing).length > 0) return { ready: false, errors: failing };
+    const details = this.reported(false);
+    return Object.keys(details).length === 0 ? { ready: true } : { ready: true, details };
+  }
+
+  private reported(failing: boolean): Record<string, string> {
+    const found: Record<string, string> = {};
+    for (const [component, report] of this.reports.entries()) if (report.failing === failing) found[component] = report.message;
+    return found;
   }
 
   private async database(): Promise<HealthIndicatorResult> {

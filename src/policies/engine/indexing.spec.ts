@@ -3,7 +3,7 @@ import { aPolicy, aRequest, aRole } from '../../../test/support/acp-builders.js'
 import { CompiledPolicy } from './compiled-policy.js';
 import type { AllowedRequest, Flavor, PolicyDefinition } from './policy-definition.js';
 import { PolicyIndex } from './policy-index.js';
-import { PrefixIndex } from './prefix-index.js';
+import { PrefixIndex } from '../../common/collections/prefix-index.js';
 
 /** A small deterministic generator, so that a failure can be reproduced. */
 function random(seed: number): () => number {

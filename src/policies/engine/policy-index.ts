@@ -1,7 +1,7 @@
 import type { CompiledPattern } from './compiled-pattern.js';
 import type { CompiledPolicy, Dimension } from './compiled-policy.js';
 import { PolicyCompiler, type PolicyInput } from './policy-compiler.js';
-import { PrefixIndex } from './prefix-index.js';
+import { PrefixIndex } from '../../common/collections/prefix-index.js';
 import type { AllowedRequest, Flavor, RoleDefinition } from './policy-definition.js';
 
 /** Where a policy is filed: one dimension, under each of that dimension's patterns. */

@@ -1,0 +1,197 @@
+import { compileLinearRegExp, regExpProblem } from '../../common/regex/linear-regexp.js';
+import type { MatchingStrategy } from '../access-rule.js';
+
+/** `match.url` compiled for one strategy. */
+export interface UrlPattern {
+  readonly source: string;
+  /** Text every matching URL starts with (the index key). */
+  readonly prefix: string;
+  /** True when the pattern matches exactly one URL, `prefix` itself. */
+  readonly literal: boolean;
+  /** The capture groups' values when `url` matches (empty strings for groups that took no part). */
+  exec(url: string): readonly string[] | undefined;
+}
+
+/** A `match.url` that does not compile; the message says why, in the pattern's own terms. */
+export class UrlPatternError extends Error {
+  override readonly name = 'UrlPatternError';
+}
+
+type Part = { readonly literal: string } | { readonly expression: string };
+
+const NO_CAPTURES: readonly string[] = Object.freeze([]);
+
+/**
+ * Oathkeeper's URL patterns: text outside `<` and `>` is literal, the whole URL must match.
+ * - `regexp`: each `<...>` is a regular expression wrapped in a capture group, so
+ *   `<https|http>://example.com/<.*>` against `http://example.com/a` captures `["http", "a"]` (groups
+ *   inside an expression count too, in order). Expressions use JavaScript syntax (Go's
+ *   `(?P<name>...)` is accepted) restricted to what runs in linear time: no lookaround, no
+ *   backreferences. Each must balance its own parentheses so it cannot close its group early and
+ *   escape the anchoring.
+ * - `glob`: each `<...>` is a glob without separators (`*` and `**` match any run, `/` included; `?`
+ *   one character; `[abc]`, `[!a-c]`, `{a,b}`, `\` escapes); no capture groups.
+ * A pattern without `<` is compared by string equality.
+ */
+export function compileUrlPattern(source: string, strategy: MatchingStrategy): UrlPattern {
+  const parts = splitDelimited(source);
+  if (!parts.some((part) => 'expression' in part)) {
+    return { source, prefix: source, literal: true, exec: (url) => (url === source ? NO_CAPTURES : undefined) };
+  }
+  const first = parts[0]!;
+  const prefix = 'literal' in first ? first.literal : '';
+  let body = '^';
+  for (const part of parts) {
+    if ('literal' in part) body += escapeRegExp(part.literal);
+    else body += strategy === 'regexp' ? regexpGroup(part.expression) : `(?:${globToRegExp(part.expression)})`;
+  }
+  const regexp = compile(`${body}$`, '');
+  if (strategy === 'glob') return { source, prefix, literal: false, exec: (url) => (regexp.test(url) ? NO_CAPTURES : undefined) };
+  return {
+    source,
+    prefix,
+    literal: false,
+    exec(url) {
+      const found = regexp.exec(url);
+      return found === null ? undefined : found.slice(1).map((value) => value ?? '');
+    },
+  };
+}
+
+function regexpGroup(raw: string): string {
+  const expression = raw.replaceAll('(?P<', '(?<');
+  if (!balancedGroups(expression)) throw new UrlPatternError(`<${raw}> has unbalanced parentheses`);
+  compile(`^(?:${expression})$`, `<${raw}>: `);
+  return `(${expression})`;
+}
+
+function compile(source: string, where: string): RegExp {
+  try {
+    return compileLinearRegExp(source);
+  } catch (error) {
+    throw new UrlPatternError(`${where}${regExpProblem(error)}`);
+  }
+}
+
+/** Top-level `<...>` pairs; nested pairs stay inside their expression; unbalanced is an error. */
+function splitDelimited(pattern: string): Part[] {
+  const parts: Part[] = [];
+  let level = 0;
+  let start = 0;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const char = pattern[i];
+    if (char === '<') {
+      level += 1;
+      if (level === 1) {
+        if (i > start) parts.push({ literal: pattern.slice(start, i) });
+        start = i + 1;
+      }
+    } else if (char === '>') {
+      level -= 1;
+      if (level < 0) throw new UrlPatternError('unbalanced "<" and ">"');
+      if (level === 0) {
+        parts.push({ expression: pattern.slice(start, i) });
+        start = i + 1;
+      }
+    }
+  }
+  if (level !== 0) throw new UrlPatternError('unbalanced "<" and ">"');
+  if (start < pattern.length) parts.push({ literal: pattern.slice(start) });
+  return parts;
+}
+
+/** Parentheses outside character classes and escapes never close more than they opened. */
+function balancedGroups(expression: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < expression.length; i += 1) {
+    const char = expression[i];
+    if (char === '\\') {
+      i += 1;
+    } else if (inClass) {
+      if (char === ']') inClass = false;
+    } else if (char === '[') {
+      inClass = true;
+    } else if (char === '(') {
+      depth += 1;
+    } else if (char === ')') {
+      depth -= 1;
+      if (depth < 0) return false;
+    }
+  }
+  return depth === 0;
+}
+
+/** A glob without separators as a regular-expression body; every construct has star height one at most. */
+function globToRegExp(glob: string): string {
+  let position = 0;
+  const sequence = (inBraces: boolean): string => {
+    let out = '';
+    while (position < glob.length) {
+      const char = glob[position]!;
+      if (inBraces && (char === ',' || char === '}')) return out;
+      if (char === '\\') {
+        const next = glob[position + 1];
+        if (next === undefined) throw new UrlPatternError(`<${glob}> ends with an unescaped "\\"`);
+        out += escapeRegExp(next);
+        position += 2;
+      } else if (char === '*') {
+        while (glob[position] === '*') position += 1;
+        out += '[^]*';
+      } else if (char === '?') {
+        out += '[^]';
+        position += 1;
+      } else if (char === '[') {
+        out += characterClass();
+      } else if (char === '{') {
+        position += 1;
+        const options: string[] = [];
+        for (;;) {
+          options.push(sequence(true));
+          const closing = glob[position];
+          position += 1;
+          if (closing === '}') break;
+        }
+        out += `(?:${options.join('|')})`;
+      } else {
+        out += escapeRegExp(char);
+        position += 1;
+      }
+    }
+    if (inBraces) throw new UrlPatternError(`<${glob}> has an unclosed "{"`);
+    return out;
+  };
+  const characterClass = (): string => {
+    let index = position + 1;
+    const negated = glob[index] === '!';
+    if (negated) index += 1;
+    let body = '';
+    while (index < glob.length && glob[index] !== ']') {
+      let char = glob[index]!;
+      if (char === '\\') {
+        index += 1;
+        if (index >= glob.length) break;
+        char = glob[index]!;
+        body += classCharacter(char);
+      } else if (char === '-' && body !== '' && glob[index + 1] !== ']') {
+        body += '-';
+      } else {
+        body += classCharacter(char);
+      }
+      index += 1;
+    }
+    if (index >= glob.length) throw new UrlPatternError(`<${glob}> has an unclosed "["`);
+    if (body === '') throw new UrlPatternError(`<${glob}> has an empty "[]"`);
+    position = index + 1;
+    return `[${negated ? '^' : ''}${body}]`;
+  };
+  return sequence(false);
+}
+
+function classCharacter(char: string): string {
+  return /[\\\]^[-]/.test(char) ? `\\${char}` : char;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
