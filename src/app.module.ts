@@ -10,6 +10,7 @@ import { ConsentModule } from './consent/consent.module.js';
 import { ConfigModule } from './config/config.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DecisionsModule } from './decisions/decisions.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IdentitiesModule } from './identities/identities.module.js';
 import { KeysModule } from './keys/keys.module.js';
@@ -40,6 +41,7 @@ export class AppModule {
         ConsentModule,
         OAuthModule,
         SelfServiceModule,
+        DecisionsModule,
         ...extraModules,
       ],
       providers: [

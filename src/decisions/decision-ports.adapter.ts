@@ -84,7 +84,10 @@ export class DecisionPortsAdapter implements DecisionPorts {
     return this.tuples.check({ namespace, object, relation, subject } as Parameters<TuplesService['check']>[0]);
   }
 
-  policyAllowed(flavor: string, request: { action: string; resource: string; subject: string; context: Record<string, unknown> }): Promise<boolean> {
+  policyAllowed(
+    flavor: string,
+    request: { action: string; resource: string; subject: string; context: Record<string, unknown> },
+  ): Promise<boolean> {
     return this.policies.allowed(flavor as Parameters<AcpDecisionsService['allowed']>[0], request);
   }
 
@@ -103,8 +106,12 @@ export class DecisionPortsAdapter implements DecisionPorts {
     return body;
   }
 
-  async verifyJwt(token: string, options: { jwksUrls: readonly string[]; algorithms: readonly string[] }): Promise<Record<string, unknown>> {
-    const keySets = options.jwksUrls.length === 0 ? [await this.ownKeys()] : await Promise.all(options.jwksUrls.map((url) => this.remoteKeys(url)));
+  async verifyJwt(
+    token: string,
+    options: { jwksUrls: readonly string[]; algorithms: readonly string[] },
+  ): Promise<Record<string, unknown>> {
+    const keySets =
+      options.jwksUrls.length === 0 ? [await this.ownKeys()] : await Promise.all(options.jwksUrls.map((url) => this.remoteKeys(url)));
     let lastError: unknown;
     for (const keys of keySets) {
       try {
@@ -135,7 +142,9 @@ export class DecisionPortsAdapter implements DecisionPorts {
     const mutator = await this.mutatorJwksBody();
     const etag = `${published.etag}|${mutator}`;
     if (this.ownKeySet?.etag === etag) return this.ownKeySet.keys;
-    const set: JSONWebKeySet = { keys: [...(JSON.parse(published.body) as JSONWebKeySet).keys, ...(JSON.parse(mutator) as JSONWebKeySet).keys] };
+    const set: JSONWebKeySet = {
+      keys: [...(JSON.parse(published.body) as JSONWebKeySet).keys, ...(JSON.parse(mutator) as JSONWebKeySet).keys],
+    };
     const keys = createLocalJWKSet(set);
     this.ownKeySet = { etag, keys };
     return keys;
