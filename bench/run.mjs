@@ -399,7 +399,7 @@ function makeContext(urls, adminToken, databaseUrl) {
     return { status: response.status, headers: Object.fromEntries(response.headers), body: parsed };
   };
   return {
-    urls: { public: urls.public, admin: urls.admin },
+    urls: { public: urls.public, admin: urls.admin, proxy: urls.proxy, bare: urls.bare },
     databaseUrl,
     adminToken,
     adminHeaders,
@@ -433,7 +433,7 @@ async function runScenario(scenario, env) {
   let extra;
   let baselineFlow;
   try {
-    if (!['public', 'admin'].includes(scenario.listener)) throw new Error(`unknown listener "${scenario.listener}"`);
+    if (!['public', 'admin', 'proxy'].includes(scenario.listener)) throw new Error(`unknown listener "${scenario.listener}"`);
     extra = (await scenario.setup?.(ctx)) ?? {};
     if (typeof extra.flow === 'function') {
       // A flow scenario: one complete flow is its probe (and one of its baseline's, if it has one).
@@ -691,7 +691,7 @@ async function main() {
   await chmod(dataDir, 0o755);
   const adminToken = `bench-admin-${randomBytes(16).toString('hex')}`;
   const { freePort } = await import(join(ROOT, 'dist', 'src', 'common', 'net', 'free-port.js'));
-  const [publicPort, adminPort] = [await freePort(), await freePort()];
+  const [publicPort, adminPort, proxyPort] = [await freePort(), await freePort(), await freePort()];
   const { databaseUrl, databasePid } = await openDatabase(external);
 
   const bare = startChild('bare Fastify', ['bench/bare-fastify.mjs', '0'], { ...process.env, NODE_ENV: 'production' });
@@ -704,7 +704,7 @@ async function main() {
     HOST: '127.0.0.1',
     PUBLIC_PORT: String(publicPort),
     ADMIN_PORT: String(adminPort),
-    PROXY_PORT: '',
+    PROXY_PORT: String(proxyPort),
     DATA_DIR: dataDir,
     ADMIN_TOKENS: adminToken,
     ADMIN_AUTH: 'on',
@@ -712,7 +712,7 @@ async function main() {
     LOG_LEVEL: 'warn',
     CONFIG_FILE: '',
   });
-  const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}` };
+  const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}`, proxy: `http://127.0.0.1:${proxyPort}` };
 
   const started = Date.now();
   while (!/"url"/.test(bare.out)) {
