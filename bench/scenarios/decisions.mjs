@@ -3,6 +3,7 @@
 // is the ceiling every scenario is compared with (so the proxy's ratio is "proxy ÷ the same upstream
 // called directly"). Rules are stored through the admin API (PUT /rules/{id}); the request Host is
 // the listener's own address, which the rules' `<[^/]+>` host pattern accepts.
+import { Buffer } from 'node:buffer';
 import { seed as seedPolicies } from './policies.mjs';
 import { tuplesServiceEnv } from './tuples.mjs';
 
