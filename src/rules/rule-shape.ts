@@ -73,7 +73,8 @@ const RULE_SCHEMA: JSONSchemaType<RuleInput> = {
 
 const validateShape = new Ajv({ allErrors: true, strict: true, logger: false }).compile(RULE_SCHEMA);
 
-export type RuleReading = { readonly rule: AccessRule; readonly problems?: undefined } | { readonly problems: readonly RuleProblem[] };
+export type RuleReading =
+  { readonly rule: AccessRule; readonly problems?: undefined } | { readonly rule?: undefined; readonly problems: readonly RuleProblem[] };
 
 /**
  * Checks a rule as written and returns it with Oathkeeper's defaults filled in (`description` and

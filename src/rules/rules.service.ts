@@ -15,6 +15,7 @@ import { RulesRepository, type StoredRule } from './rules.repository.js';
 /** ChangeNotifier topic; the key is a stored rule's id, or `*` for all of them. */
 export const RULES_TOPIC = 'rules';
 const READINESS_COMPONENT = 'rules';
+const STORED_RETRY_MS = 5000;
 
 /** A rules file's last good rules (undefined until it first loads) and what is wrong with it now. */
 interface FileState {
@@ -58,6 +59,9 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly inForce = new Map<string, InForce>();
   private queue: Promise<void> = Promise.resolve();
   private started = false;
+  private storedUnreadable = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private shadowed: readonly string[] = [];
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -73,15 +77,31 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
   /** After every module's init, so that the validators the decisions context registers apply to the first load. */
   async onApplicationBootstrap(): Promise<void> {
     this.notifier.subscribe(RULES_TOPIC, (key) => this.enqueue(() => (key === '*' ? this.reloadStored() : this.refreshStored(key))));
-    await this.serially(async () => {
-      await this.reloadStored();
-      await this.reloadFiles();
-    });
+    await this.loadStored();
+    await this.serially(() => this.reloadFiles());
     this.started = true;
     this.files.watch(() => this.enqueue(() => this.reloadFiles()));
   }
 
+  /**
+   * Stored rules cannot be read while the database is down or its migrations are pending; readiness
+   * already says so. The instance starts anyway and keeps trying, the files' rules in force meanwhile.
+   */
+  private async loadStored(): Promise<void> {
+    try {
+      await this.serially(() => this.reloadStored());
+      this.storedUnreadable = false;
+    } catch (error) {
+      this.storedUnreadable = true;
+      this.report();
+      this.logger.warn({ msg: 'stored rules could not be read; trying again', error: String(error) });
+      this.retryTimer = setTimeout(() => void this.loadStored(), STORED_RETRY_MS);
+      this.retryTimer.unref();
+    }
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    clearTimeout(this.retryTimer);
     await this.files.close();
   }
 
@@ -91,6 +111,11 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
    */
   match(method: string, url: URL): RuleMatch {
     return this.index.match(method, url);
+  }
+
+  /** How `match.url` is read, for handlers that only make sense with one strategy. */
+  get matchingStrategy(): MatchingStrategy {
+    return this.strategy;
   }
 
   /** Adds a check every rule must pass, from any source; rules already loaded are checked again. */
@@ -128,7 +153,7 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     if (bodyId !== undefined && bodyId !== id) throw RulesError.invalidRule([{ path: 'id', message: 'must equal the id in the path' }]);
     const reading = readRule({ ...body, id }, this.strategy, this.validators);
     if (reading.problems !== undefined) throw RulesError.invalidRule(reading.problems);
-    if (this.fileDefining(id) !== undefined) throw RulesError.ruleFromFile();
+    if (this.definedByFile(id)) throw RulesError.ruleFromFile();
     const created = await this.repository.upsert(reading.rule);
     await this.serially(() => this.refreshStored(id));
     await this.notifier.publish(RULES_TOPIC, id);
@@ -137,7 +162,7 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   async delete(id: string): Promise<void> {
     checkId(id);
-    if (this.fileDefining(id) !== undefined) throw RulesError.ruleFromFile();
+    if (this.definedByFile(id)) throw RulesError.ruleFromFile();
     if (!(await this.repository.delete(id))) throw RulesError.ruleNotFound();
     await this.serially(() => this.refreshStored(id));
     await this.notifier.publish(RULES_TOPIC, id);
@@ -212,9 +237,13 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Ids of a file that another file or a stored rule already defines. */
   private clashes(reading: RuleFileReading): RuleProblem[] {
+    const owners = new Map<string, string>();
+    for (const [path, state] of this.fileStates) {
+      if (path !== reading.path) for (const rule of state.rules ?? []) owners.set(rule.id, path);
+    }
     const problems: RuleProblem[] = [];
     reading.rules.forEach((rule, index) => {
-      const other = this.fileDefining(rule.id, reading.path);
+      const other = owners.get(rule.id);
       if (other !== undefined) problems.push({ path: `${index}.id`, message: `is also defined in ${basename(other)}` });
       else if (this.stored.has(rule.id))
         problems.push({ path: `${index}.id`, message: 'is also defined by a rule stored through the API' });
@@ -222,11 +251,9 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     return problems;
   }
 
-  private fileDefining(id: string, except?: string): string | undefined {
-    for (const [path, state] of this.fileStates) {
-      if (path !== except && state.rules?.some((rule) => rule.id === id)) return path;
-    }
-    return undefined;
+  private definedByFile(id: string): boolean {
+    for (const state of this.fileStates.values()) if (state.rules?.some((rule) => rule.id === id)) return true;
+    return false;
   }
 
   /** Puts the wanted state in force: recompiles what changed, tells the listeners, updates readiness. */
@@ -253,12 +280,14 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
       changed.push(id);
     }
     for (const id of shadowed) this.logger.warn({ msg: 'stored rule has the id of a file rule; it is not in force', id });
-    this.report(shadowed);
+    this.shadowed = shadowed;
+    this.report();
     if (changed.length > 0) for (const listener of this.listeners) listener(changed);
   }
 
-  private report(shadowed: readonly string[]): void {
+  private report(): void {
     const messages: string[] = [];
+    if (this.storedUnreadable) messages.push('stored rules could not be read yet');
     let failing = false;
     for (const [path, state] of this.fileStates) {
       const first = state.problems[0];
@@ -268,7 +297,7 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
       messages.push(`${where}: ${first.message}${state.rules === undefined ? '' : ' (last good rules in force)'}`);
     }
     for (const [id, problem] of this.storedProblems) messages.push(`stored rule ${JSON.stringify(id)}: ${problem}`);
-    for (const id of shadowed) messages.push(`stored rule ${JSON.stringify(id)}: a rules file defines the same id`);
+    for (const id of this.shadowed) messages.push(`stored rule ${JSON.stringify(id)}: a rules file defines the same id`);
     this.readiness.set(READINESS_COMPONENT, messages.length === 0 ? undefined : { failing, message: messages.join('; ') });
   }
 }
