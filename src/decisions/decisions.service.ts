@@ -34,7 +34,7 @@ export class DecisionsService implements OnModuleInit, OnApplicationBootstrap {
     private readonly keys: KeysService,
     private readonly migrations: MigrationRunner,
   ) {
-    this.pipeline = new DecisionPipeline(config.decisions.pipeline, (url) => ports.isOwnUrl(url));
+    this.pipeline = new DecisionPipeline(config.decisions.pipeline, (url) => ports.isOwnUrl(url), rules.matchingStrategy);
   }
 
   onModuleInit(): void {

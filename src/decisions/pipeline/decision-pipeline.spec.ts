@@ -260,6 +260,12 @@ describe('DecisionPipeline', () => {
     expect(sent).toEqual([['https://authz.example/check', { sub: '' }]]);
   });
 
+  it('keto_engine_acp_ory is a problem under the glob matching strategy', () => {
+    const glob = new DecisionPipeline(SETTINGS, (url) => url.startsWith(OWN), 'glob');
+    const authorizer = { handler: 'keto_engine_acp_ory', config: { required_action: 'a', required_resource: 'r' } };
+    expect(glob.compile(rule({ authorizer })).problems.map((problem) => problem.path)).toEqual(['authorizer.handler']);
+  });
+
   it('refuses unknown handler names in DECISIONS_PIPELINE', () => {
     expect(() => new DecisionPipeline({ ...SETTINGS, mutators: { nope: {} } }, () => false)).toThrow();
   });

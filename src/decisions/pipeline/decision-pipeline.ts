@@ -54,6 +54,8 @@ export class DecisionPipeline {
   constructor(
     private readonly settings: PipelineSettings,
     private readonly isOwnUrl: (url: string) => boolean,
+    /** `keto_engine_acp_ory` reads capture groups, which only the regexp strategy has (as in Oathkeeper). */
+    private readonly matchingStrategy: 'regexp' | 'glob' = 'regexp',
   ) {
     const unknown = this.unknownGlobalHandlers();
     if (unknown.length > 0) throw new HandlerConfigError('DECISIONS_PIPELINE', `unknown handlers: ${unknown.join(', ')}`);
@@ -73,6 +75,9 @@ export class DecisionPipeline {
     if (rule.mutators.length === 0) problems.push({ path: 'mutators', message: 'at least one mutator is required' });
     const authenticators = rule.authenticators.map((ref, index) => this.step('authenticators', ref, `authenticators.${index}`, problems));
     const authorizer = this.step('authorizers', rule.authorizer, 'authorizer', problems);
+    if (rule.authorizer.handler === 'keto_engine_acp_ory' && this.matchingStrategy !== 'regexp') {
+      problems.push({ path: 'authorizer.handler', message: 'keto_engine_acp_ory needs the regexp matching strategy' });
+    }
     const mutators = rule.mutators.map((ref, index) => this.step('mutators', ref, `mutators.${index}`, problems));
     const errors =
       rule.errors === undefined || rule.errors.length === 0 ? this.fallback : this.errorHandlers(rule.errors, 'errors', problems);
