@@ -2,7 +2,8 @@
 // pipelines of growing weight, and the reverse proxy forwarding to bare Fastify, whose direct figure
 // is the ceiling every scenario is compared with (so the proxy's ratio is "proxy ÷ the same upstream
 // called directly"). Rules are stored through the admin API (PUT /rules/{id}); the request Host is
-// the listener's own address, which the rules' `<[^/]+>` host pattern accepts.
+// the listener's own address, which the rules' `<[^/]+>` host pattern accepts (capture group 0, so the
+// path's groups start at 1).
 import { Buffer } from 'node:buffer';
 import { seed as seedPolicies } from './policies.mjs';
 import { tuplesServiceEnv } from './tuples.mjs';
@@ -81,7 +82,7 @@ export const decisionScenarios = [
             flavor: 'exact',
             subject: 'users:u1234',
             required_action: 'read',
-            required_resource: 'tenants:t123:docs:{{ printIndex .MatchContext.RegexpCaptureGroups 0 }}',
+            required_resource: 'tenants:t123:docs:{{ printIndex .MatchContext.RegexpCaptureGroups 1 }}',
           },
         },
         mutators: [{ handler: 'header', config: { headers: { 'X-User': '{{ print .Subject }}' } } }],
@@ -105,7 +106,7 @@ export const decisionScenarios = [
         authenticators: [{ handler: 'oauth2_introspection' }],
         authorizer: {
           handler: 'relation_tuple',
-          config: { namespace: 'bench10k', object: 'decision-{{ printIndex .MatchContext.RegexpCaptureGroups 0 }}', relation: 'view' },
+          config: { namespace: 'bench10k', object: 'decision-{{ printIndex .MatchContext.RegexpCaptureGroups 1 }}', relation: 'view' },
         },
         mutators: [{ handler: 'id_token', config: { ttl: '15m' } }],
       });
