@@ -26,6 +26,8 @@ export class DecisionsService implements OnModuleInit, OnApplicationBootstrap {
   private readonly pipeline: DecisionPipeline;
   private readonly compiled = new WeakMap<AccessRule, CompiledRule>();
   private readonly metrics = new DecisionMetrics();
+  /** Decisions are logged at info: below that level no line object is built on the hot path. */
+  private readonly logDecisions: boolean;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -34,6 +36,7 @@ export class DecisionsService implements OnModuleInit, OnApplicationBootstrap {
     private readonly keys: KeysService,
     private readonly migrations: MigrationRunner,
   ) {
+    this.logDecisions = ['info', 'debug', 'trace'].includes(config.log.level);
     this.pipeline = new DecisionPipeline(config.decisions.pipeline, (url) => ports.isOwnUrl(url), rules.matchingStrategy);
   }
 
@@ -80,6 +83,7 @@ export class DecisionsService implements OnModuleInit, OnApplicationBootstrap {
 
   private record(rule: string, outcome: string, listener: string, request: JudgedRequest): void {
     this.metrics.count(rule, outcome, listener);
+    if (!this.logDecisions) return;
     this.logger.log({
       msg: 'decision',
       rule: rule === '' ? undefined : rule,
