@@ -103,7 +103,8 @@ export const decisionScenarios = [
       await putRule(ctx, {
         id: 'bench-token',
         url: `http://${HOST}/bench/token/<[0-9]+>`,
-        authenticators: [{ handler: 'oauth2_introspection' }],
+        // Oathkeeper's introspection cache, as deployments that judge every request with a token run it.
+        authenticators: [{ handler: 'oauth2_introspection', config: { cache: { enabled: true, ttl: '30s' } } }],
         authorizer: {
           handler: 'relation_tuple',
           config: { namespace: 'bench10k', object: 'decision-{{ printIndex .MatchContext.RegexpCaptureGroups 1 }}', relation: 'view' },

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
+import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { headerOf, type AuthenticationSession, type JudgedRequest } from './authentication-session.js';
 import type { DecisionPorts, OutboundAnswer, TokenIntrospection } from './decision-ports.js';
 import { DecisionsError } from '../decisions.errors.js';
 import { Schemas } from './handler-config.js';
 import { noConfig, NotResponsible, type HandlerDefinition } from './handler.js';
+import { goDuration } from './mutators.js';
 import { allScopesGranted, type ScopeStrategy } from './scope-strategy.js';
 import { jsonPath, tokenFrom, type TokenFrom } from './token-source.js';
 
@@ -131,6 +134,8 @@ const anonymous: HandlerDefinition = {
   }),
 };
 
+type ActiveIntrospection = Extract<TokenIntrospection, { active: true }>;
+
 interface IntrospectionConfig {
   readonly introspection_url?: string;
   readonly scope_strategy: ScopeStrategy;
@@ -139,6 +144,7 @@ interface IntrospectionConfig {
   readonly trusted_issuers: readonly string[];
   readonly introspection_request_headers: Readonly<Record<string, string>>;
   readonly token_from?: TokenFrom;
+  readonly cache: { readonly enabled: boolean; readonly ttl: string };
 }
 
 const introspection: HandlerDefinition = {
@@ -153,16 +159,34 @@ const introspection: HandlerDefinition = {
       trusted_issuers: { ...Schemas.stringList, default: [] },
       introspection_request_headers: { type: 'object', additionalProperties: { type: 'string' }, default: {} },
       token_from: Schemas.tokenFrom,
+      cache: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { enabled: { type: 'boolean', default: false }, ttl: { type: 'string', default: '10s' } },
+        default: {},
+      },
     },
   },
   reachesOtherHost: (config, isOwnUrl) => !ownOrNone(config['introspection_url'], isOwnUrl),
-  prepare: (raw) => {
+  prepare: (raw, path) => {
     const config = raw as unknown as IntrospectionConfig;
+    const ttlMs = goDuration(config.cache.ttl, `${path}.cache.ttl`);
+    // Oathkeeper's introspection cache (off by default): the raw answer, per rule, keyed by the token's
+    // hash; the scope, audience and issuer checks run on every request, so a token cached for one
+    // rule is never taken as good enough for another rule's stricter checks.
+    const cache = config.cache.enabled ? new TtlCache<string, ActiveIntrospection>({ ttlMs, maxEntries: 100_000 }) : undefined;
     return {
       run: async (request, session, ports) => {
         const token = tokenFrom(request, config.token_from);
         if (token === undefined) throw new NotResponsible();
-        const result = await introspect(ports, config, token);
+        const key = cache === undefined ? '' : createHash('sha256').update(token).digest('base64url');
+        let result: ActiveIntrospection | { active: false } | undefined = cache?.get(key);
+        if (result === undefined) {
+          result = await introspect(ports, config, token);
+          // Only active answers: random tokens must not crowd the good ones out.
+          if (result.active) cache?.set(key, result);
+        }
+        if (result.active && result.exp !== 0 && result.exp * 1000 <= Date.now()) throw DecisionsError.unauthorized();
         if (!result.active) throw DecisionsError.unauthorized();
         if (result.token_type !== '' && result.token_type !== 'access_token')
           throw DecisionsError.forbidden('The token is not an access token.');

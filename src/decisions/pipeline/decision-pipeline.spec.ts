@@ -152,6 +152,45 @@ describe('DecisionPipeline', () => {
     );
   });
 
+  it('oauth2_introspection with its cache introspects once, and another rule still applies its own scope checks', async () => {
+    let calls = 0;
+    const fakes = ports({
+      introspect: () => {
+        calls += 1;
+        return Promise.resolve({
+          active: true,
+          scope: 'read',
+          client_id: 'c1',
+          sub: 'user-1',
+          exp: 0,
+          iat: 0,
+          aud: [],
+          iss: OWN,
+          token_type: 'access_token',
+          ext: {},
+        });
+      },
+    });
+    const cached = pipeline.compile(
+      rule({ authenticators: [{ handler: 'oauth2_introspection', config: { cache: { enabled: true, ttl: '1m' } } }] }),
+    );
+    await pipeline.decide(cached, request({ authorization: 'Bearer at' }), [], fakes);
+    await pipeline.decide(cached, request({ authorization: 'Bearer at' }), [], fakes);
+    expect(calls).toBe(1);
+    const stricter = pipeline.compile(
+      rule({
+        authenticators: [
+          {
+            handler: 'oauth2_introspection',
+            config: { required_scope: ['admin'], scope_strategy: 'exact', cache: { enabled: true, ttl: '1m' } },
+          },
+        ],
+      }),
+    );
+    const error = await pipeline.decide(stricter, request({ authorization: 'Bearer at' }), [], fakes).catch((caught: unknown) => caught);
+    expect((error as DecisionsError).reason).toBe(DecisionsErrorCode.Forbidden);
+  });
+
   it('oauth2_client_credentials authenticates our client from Basic credentials', async () => {
     const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
     const parts = { authenticators: [{ handler: 'oauth2_client_credentials', config: { required_scope: ['read'] } }] };
