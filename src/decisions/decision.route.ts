@@ -1,4 +1,3 @@
-import type { BlockList } from 'node:net';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { sendRefusal } from './decision-responder.js';
 import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
 import { DecisionsService } from './decisions.service.js';
-import { cidrBlockList, inBlockList } from './pipeline/error-handlers.js';
+import { PeerList } from './peer-list.js';
 import { judgedRequest } from './request-normalisation.js';
 import { PASS_THROUGH_METHODS, withRawBodies } from './raw-body-scope.js';
 
@@ -24,16 +23,16 @@ const PREFIX = '/decisions';
  */
 @Injectable()
 export class DecisionRoute implements OnModuleInit {
-  private readonly allowedPeers: BlockList;
-  private readonly trustedProxies: BlockList;
+  private readonly allowedPeers: PeerList;
+  private readonly trustedProxies: PeerList;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly decisions: DecisionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.allowedPeers = cidrBlockList(config.decisions.allowedPeers, 'DECISIONS_ALLOWED_PEERS');
-    this.trustedProxies = cidrBlockList(config.decisions.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
+    this.allowedPeers = new PeerList(config.decisions.allowedPeers, 'DECISIONS_ALLOWED_PEERS');
+    this.trustedProxies = new PeerList(config.decisions.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
   }
 
   onModuleInit(): void {
@@ -53,8 +52,7 @@ export class DecisionRoute implements OnModuleInit {
   }
 
   private async handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const peer = request.raw.socket.remoteAddress ?? '';
-    if (!inBlockList(this.allowedPeers, peer)) {
+    if (!this.allowedPeers.includes(request.raw.socket)) {
       throw new DecisionsError(DecisionsErrorCode.PeerNotAllowed, 'This peer may not call the decision API.');
     }
     const rawUrl = request.raw.url ?? PREFIX;

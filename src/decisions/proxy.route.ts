@@ -1,4 +1,3 @@
-import type { BlockList } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -10,7 +9,7 @@ import type { RuleUpstream } from '../rules/index.js';
 import { sendRefusal } from './decision-responder.js';
 import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
 import { DecisionsService } from './decisions.service.js';
-import { cidrBlockList } from './pipeline/error-handlers.js';
+import { PeerList } from './peer-list.js';
 import { PASS_THROUGH_METHODS, withRawBodies } from './raw-body-scope.js';
 import { judgedRequest } from './request-normalisation.js';
 
@@ -23,14 +22,14 @@ import { judgedRequest } from './request-normalisation.js';
  */
 @Injectable()
 export class ProxyRoute implements OnModuleInit {
-  private readonly trustedProxies: BlockList;
+  private readonly trustedProxies: PeerList;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly decisions: DecisionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.trustedProxies = cidrBlockList(config.decisions.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
+    this.trustedProxies = new PeerList(config.decisions.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
   }
 
   onModuleInit(): void {

@@ -1,9 +1,8 @@
-import type { BlockList } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { requestCookies } from '../common/http/cookies.js';
 import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
 import type { JudgedRequest } from './pipeline/authentication-session.js';
-import { inBlockList } from './pipeline/error-handlers.js';
+import type { PeerList } from './peer-list.js';
 
 /**
  * A request path made canonical before any rule sees it, so that `/public/../admin`,
@@ -26,7 +25,7 @@ export function normalisePath(path: string): string {
 export interface JudgedRequestOptions {
   /** The path and query to judge (for /decisions: what follows the prefix). */
   readonly pathAndQuery: string;
-  readonly trustedProxies: BlockList;
+  readonly trustedProxies: PeerList;
   /** TLS is terminated in front of the service, so the listener's own scheme is always http. */
   readonly scheme: 'http';
   /**
@@ -44,7 +43,7 @@ export interface JudgedRequestOptions {
  */
 export function judgedRequest(request: FastifyRequest, options: JudgedRequestOptions): JudgedRequest {
   const peer = request.raw.socket.remoteAddress ?? '';
-  const trusted = inBlockList(options.trustedProxies, peer);
+  const trusted = options.trustedProxies.includes(request.raw.socket);
   const forwarded = (name: string): string | undefined => {
     if (!trusted) return undefined;
     const value = request.headers[name];
