@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Access rules written through the admin API (src/rules); each rule is one jsonb document. */
+/** Access rules written through the admin API (src/rules); each rule is one sealed JSON document. */
 export class CreateAccessRules1764000200000 implements MigrationInterface {
   name = 'CreateAccessRules1764000200000';
 
@@ -8,7 +8,7 @@ export class CreateAccessRules1764000200000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TABLE "access_rules" (
         "id" character varying(190) NOT NULL,
-        "document" jsonb NOT NULL,
+        "sealed_document" text NOT NULL,
         "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         CONSTRAINT "PK_access_rules" PRIMARY KEY ("id")

@@ -5,6 +5,8 @@ import { compileUrlPattern, UrlPatternError } from './engine/url-pattern.js';
 /** Oathkeeper's list (rule/validator.go). */
 export const RULE_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'HEAD', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT'];
 export const MAX_RULE_ID_LENGTH = 190;
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 /** Bounds the work one pattern costs at compile time; real rule URLs are far shorter. */
 const MAX_URL_PATTERN_LENGTH = 4096;
 
@@ -88,6 +90,9 @@ export function readRule(input: unknown, strategy: MatchingStrategy, validators:
   const problems: RuleProblem[] = [];
   if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(input.id) || input.id.trim() !== input.id) {
     problems.push({ path: 'id', message: 'must not hold control or invisible characters, nor start or end with spaces' });
+  }
+  if (input.description !== undefined && CONTROL_CHARACTERS.test(input.description)) {
+    problems.push({ path: 'description', message: 'must not hold control characters other than tab and line breaks' });
   }
   const methods = new Set<string>();
   input.match.methods.forEach((method, index) => {

@@ -59,7 +59,7 @@ export function rulesFormatOf(path: string): RulesDocumentFormat | undefined {
   return undefined;
 }
 
-export function joinPath(head: string, tail: string): string {
+function joinPath(head: string, tail: string): string {
   return tail === '' ? head : `${head}.${tail}`;
 }
 

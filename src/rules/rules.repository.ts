@@ -1,35 +1,43 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { QueryDeepPartialEntity, Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
+import { SecretBox } from '../common/crypto/secret-box.js';
+import { SecretBoxError } from '../common/crypto/secret-box.error.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { sqlStateOf } from '../database/sql-state.js';
 import type { AccessRule } from './access-rule.js';
 import { AccessRuleEntity } from './entities/access-rule.entity.js';
 import { RulesError } from './rules.errors.js';
 
+/** SecretBox purpose of stored rules; the rule id is the associated data. */
+const DOCUMENT_PURPOSE = 'access-rules/document';
 /** Input PostgreSQL refused (a NUL in a string, bad encoding, too long): validation should catch it first. */
 const INPUT_ERRORS = new Set(['22001', '22021', '22P05', '54000']);
 
-/** A stored row as it was written; read back through validation before it is put in force. */
-export interface StoredRule {
-  readonly id: string;
-  readonly document: unknown;
-}
+/** A stored row as it was written, read back through validation before it is put in force. */
+export type StoredRule = { readonly id: string; readonly document: unknown } | { readonly id: string; readonly unreadable: string };
 
 /** Storage of the rules written through the admin API. Every query is parameterized. */
 @Injectable()
 export class RulesRepository {
-  constructor(@InjectRepository(AccessRuleEntity) private readonly rules: Repository<AccessRuleEntity>) {}
+  private readonly box: SecretBox;
+
+  constructor(
+    @InjectRepository(AccessRuleEntity) private readonly rules: Repository<AccessRuleEntity>,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.box = new SecretBox(config.secrets.system, DOCUMENT_PURPOSE);
+  }
 
   /** Creates or replaces; true when the rule was created. */
   async upsert(rule: AccessRule): Promise<boolean> {
-    // A jsonb document: TypeORM's deep-partial typing does not fit it, the value is stored as is.
-    const row: QueryDeepPartialEntity<AccessRuleEntity> = { id: rule.id, document: rule as QueryDeepPartialEntity<AccessRule> };
+    const sealedDocument = this.box.seal(JSON.stringify(rule), rule.id);
     const result = await this.rules
       .createQueryBuilder()
       .insert()
       .into(AccessRuleEntity)
-      .values(row)
-      .orUpdate(['document', 'updated_at'], ['id'])
+      .values({ id: rule.id, sealedDocument })
+      .orUpdate(['sealed_document', 'updated_at'], ['id'])
       .returning('(xmax = 0) AS "inserted"')
       .updateEntity(false)
       .execute()
@@ -46,11 +54,20 @@ export class RulesRepository {
 
   async find(id: string): Promise<StoredRule | undefined> {
     const entity = await this.rules.findOneBy({ id });
-    return entity === null ? undefined : { id: entity.id, document: entity.document };
+    return entity === null ? undefined : this.opened(entity);
   }
 
   async all(): Promise<StoredRule[]> {
-    return (await this.rules.find({ order: { id: 'ASC' } })).map((entity) => ({ id: entity.id, document: entity.document }));
+    return (await this.rules.find({ order: { id: 'ASC' } })).map((entity) => this.opened(entity));
+  }
+
+  private opened(entity: AccessRuleEntity): StoredRule {
+    try {
+      return { id: entity.id, document: JSON.parse(this.box.openString(entity.sealedDocument, entity.id)) as unknown };
+    } catch (error) {
+      if (error instanceof SecretBoxError) return { id: entity.id, unreadable: error.message };
+      throw error;
+    }
   }
 }
 

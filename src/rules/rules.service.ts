@@ -8,7 +8,6 @@ import type { AccessRule, MatchingStrategy, RuleMatch, RuleProblem, RulesChangeL
 import { RuleIndex } from './engine/rule-index.js';
 import { RuleFiles, type RuleFileReading } from './rule-files.js';
 import { MAX_RULE_ID_LENGTH, readRule } from './rule-shape.js';
-import { joinPath } from './rules-document.js';
 import { RulesError } from './rules.errors.js';
 import { RulesRepository, type StoredRule } from './rules.repository.js';
 
@@ -83,23 +82,6 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     this.files.watch(() => this.enqueue(() => this.reloadFiles()));
   }
 
-  /**
-   * Stored rules cannot be read while the database is down or its migrations are pending; readiness
-   * already says so. The instance starts anyway and keeps trying, the files' rules in force meanwhile.
-   */
-  private async loadStored(): Promise<void> {
-    try {
-      await this.serially(() => this.reloadStored());
-      this.storedUnreadable = false;
-    } catch (error) {
-      this.storedUnreadable = true;
-      this.report();
-      this.logger.warn({ msg: 'stored rules could not be read; trying again', error: String(error) });
-      this.retryTimer = setTimeout(() => void this.loadStored(), STORED_RETRY_MS);
-      this.retryTimer.unref();
-    }
-  }
-
   async onApplicationShutdown(): Promise<void> {
     clearTimeout(this.retryTimer);
     await this.files.close();
@@ -121,12 +103,16 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
   /** Adds a check every rule must pass, from any source; rules already loaded are checked again. */
   registerValidator(validate: RuleValidator): void {
     this.validators.push(validate);
-    if (this.started) {
-      this.enqueue(async () => {
-        await this.reloadStored();
-        await this.reloadFiles();
-      });
-    }
+    if (!this.started) return;
+    this.enqueue(async () => {
+      const rows = await this.repository.all();
+      const readings = await this.files.read(this.strategy, this.validators);
+      // Last good file rules were checked without this validator: they must pass it to stay.
+      this.fileStates.clear();
+      this.takeAllStored(rows);
+      this.takeFiles(readings);
+      this.apply();
+    });
   }
 
   onChange(listener: RulesChangeListener): void {
@@ -180,12 +166,32 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     return run;
   }
 
+  /**
+   * Stored rules cannot be read while the database is down or its migrations are pending; readiness
+   * already says so. The instance starts anyway and keeps trying, the files' rules in force meanwhile.
+   */
+  private async loadStored(): Promise<void> {
+    try {
+      await this.serially(() => this.reloadStored());
+    } catch (error) {
+      this.storedUnreadable = true;
+      this.report();
+      this.logger.warn({ msg: 'stored rules could not be read; trying again', error: String(error) });
+      this.retryTimer = setTimeout(() => void this.loadStored(), STORED_RETRY_MS);
+      this.retryTimer.unref();
+    }
+  }
+
   private async reloadStored(): Promise<void> {
-    const rows = await this.repository.all();
+    this.takeAllStored(await this.repository.all());
+    this.apply();
+  }
+
+  private takeAllStored(rows: readonly StoredRule[]): void {
+    this.storedUnreadable = false;
     this.stored.clear();
     this.storedProblems.clear();
     for (const row of rows) this.takeStored(row);
-    this.apply();
   }
 
   private async refreshStored(id: string): Promise<void> {
@@ -198,23 +204,27 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** A stored rule is read back like any other: it may predate a validator or a change of strategy. */
   private takeStored(row: StoredRule): void {
-    const reading = readRule(row.document, this.strategy, this.validators);
+    const reading =
+      'unreadable' in row ? { problems: [{ path: '', message: row.unreadable }] } : readRule(row.document, this.strategy, this.validators);
     if (reading.problems === undefined) {
       this.stored.set(row.id, reading.rule);
       return;
     }
     const first = reading.problems[0]!;
-    this.storedProblems.set(row.id, `${joinPath('', first.path) || 'rule'}: ${first.message}`);
+    this.storedProblems.set(row.id, `${first.path === '' ? 'rule' : first.path}: ${first.message}`);
     this.logger.warn({ msg: 'stored rule does not load; it is not in force', id: row.id, problems: reading.problems });
   }
 
   private async reloadFiles(): Promise<void> {
     if (!this.files.configured) return;
-    const readings = await this.files.read(this.strategy, this.validators);
+    this.takeFiles(await this.files.read(this.strategy, this.validators));
+    this.apply();
+  }
+
+  private takeFiles(readings: readonly RuleFileReading[]): void {
     const present = new Set(readings.map((reading) => reading.path));
     for (const path of this.fileStates.keys()) if (!present.has(path)) this.fileStates.delete(path);
     for (const reading of readings) this.takeFile(reading);
-    this.apply();
   }
 
   private takeFile(reading: RuleFileReading): void {

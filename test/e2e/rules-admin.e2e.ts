@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChangeNotifier } from '../../src/database/change-notifier.js';
 import { RulesError, RulesService, type AccessRule, type RuleMatch } from '../../src/rules/index.js';
 import { bootApp, type TestApp } from '../support/app.js';
 import { freshDatabase, queryDatabase } from '../support/database.js';
@@ -201,6 +202,43 @@ describe('rules admin API', () => {
     expect(response.status).toBe(400);
     expect(response.body.details).toEqual([{ problems: [{ path: 'authorizer.handler', message: 'unknown authorizer' }] }]);
     expect((await a.admin.get('/rules/validated')).status).toBe(404);
+  });
+
+  it('stores rules sealed: a handler credential is never in the row, and a row moved to another id does not load', async () => {
+    const secret = 'introspection-client-secret-0123456789';
+    const body = aRuleDocument('sealed', 'https://sealed.example/', {
+      authenticators: [{ handler: 'oauth2_introspection', config: { pre_authorization: { enabled: true, client_secret: secret } } }],
+    });
+    expect((await a.admin.put('/rules/sealed', { json: body })).status).toBe(201);
+    const rows = await queryDatabase<{ row: string }>(
+      a.databaseUrl,
+      "SELECT row_to_json(r)::text AS row FROM access_rules r WHERE id = 'sealed'",
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.row).not.toContain(secret);
+    expect(rows[0]!.row).not.toContain('sealed.example');
+    expect(
+      ((await a.admin.get<AccessRule>('/rules/sealed')).body.authenticators[0]!.config as Record<string, unknown>)['pre_authorization'],
+    ).toEqual({
+      enabled: true,
+      client_secret: secret,
+    });
+
+    await queryDatabase(
+      a.databaseUrl,
+      "INSERT INTO access_rules (id, sealed_document) SELECT 'moved', sealed_document FROM access_rules WHERE id = 'sealed'",
+    );
+    await a.running.app.get(ChangeNotifier).publish('rules', 'moved');
+    const reported = async (): Promise<string | undefined> =>
+      (await a.public.get<{ details?: Record<string, string> }>('/health/ready')).body.details?.['rules'];
+    let detail: string | undefined;
+    const deadline = Date.now() + 5000;
+    while (!(detail = await reported())?.includes('"moved"') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(detail).toContain('"moved"');
+    expect((await a.admin.get('/rules/moved')).status).toBe(404);
+    await queryDatabase(a.databaseUrl, "DELETE FROM access_rules WHERE id IN ('moved', 'sealed')");
+    await a.running.app.get(ChangeNotifier).publish('rules', '*');
   });
 
   it('needs the admin credential and answers only on the admin listener', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,7 @@ describe('rules from files (RULES_FILES)', () => {
   let app: TestApp;
   let single: string;
   let directory: string;
+  let mounted: string;
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'latchkey-rules-'));
@@ -60,7 +61,13 @@ describe('rules from files (RULES_FILES)', () => {
     await writeFile(join(directory, 'notes.txt'), 'not rules');
     await mkdir(join(directory, '..2024_01_01_old'));
     await writeFile(join(directory, '..2024_01_01_old', 'one.yaml'), toYaml([aRuleDocument('file-b', 'https://files.example/b')]));
-    app = await bootApp({ RULES_FILES: `${single},${directory}` });
+    // A Kubernetes config-map volume: the file is a link through `..data`, itself a link to a hidden version folder.
+    mounted = join(folder, 'mounted');
+    await mkdir(join(mounted, '..v1'), { recursive: true });
+    await writeFile(join(mounted, '..v1', 'rules.yaml'), toYaml([aRuleDocument('file-k8s', 'https://files.example/k8s/v1')]));
+    await symlink('..v1', join(mounted, '..data'));
+    await symlink(join('..data', 'rules.yaml'), join(mounted, 'rules.yaml'));
+    app = await bootApp({ RULES_FILES: `${single},${directory},${mounted}` });
   });
 
   afterAll(async () => {
@@ -69,7 +76,7 @@ describe('rules from files (RULES_FILES)', () => {
   });
 
   it('loads JSON and YAML files, and directories recursively (hidden folders and other files skipped)', async () => {
-    expect(await ruleIds(app)).toEqual(['file-a', 'file-b', 'file-c']);
+    expect(await ruleIds(app)).toEqual(['file-a', 'file-b', 'file-c', 'file-k8s']);
     expect(matchedId(app, 'GET', 'https://files.example/a/12')).toBe('file-a');
     expect(matchedId(app, 'GET', 'https://files.example/c')).toBe('file-c');
     const ready = await app.public.get<Readiness>('/health/ready');
@@ -92,6 +99,15 @@ describe('rules from files (RULES_FILES)', () => {
     await rm(join(directory, 'nested', 'two.yml'));
     await eventually(async () => !(await ruleIds(app)).includes('file-c'));
     expect(matchedId(app, 'GET', 'https://files.example/c')).toBe('no_match');
+  });
+
+  it('follows a config-map update (the ..data link swapped to a new version folder)', async () => {
+    await mkdir(join(mounted, '..v2'));
+    await writeFile(join(mounted, '..v2', 'rules.yaml'), toYaml([aRuleDocument('file-k8s', 'https://files.example/k8s/v2')]));
+    await symlink('..v2', join(mounted, '..data_tmp'));
+    await rename(join(mounted, '..data_tmp'), join(mounted, '..data'));
+    await eventually(() => matchedId(app, 'GET', 'https://files.example/k8s/v2') === 'file-k8s');
+    expect(matchedId(app, 'GET', 'https://files.example/k8s/v1')).toBe('no_match');
   });
 
   it('a bad file keeps its last good rules, and readiness says so while staying ready', async () => {
@@ -206,5 +222,16 @@ describe('glob matching strategy (RULES_MATCHING_STRATEGY=glob)', () => {
     expect(matchedId(app, 'GET', 'https://glob.example/files/readme')).toBe('stored-glob');
     const bad = await app.admin.put('/rules/bad-glob', { json: aRuleDocument('bad-glob', 'https://glob.example/<[a-z>') });
     expect(bad.status).toBe(400);
+  });
+
+  it('a validator registered after start checks the rules already in force again', async () => {
+    app.running.app
+      .get(RulesService)
+      .registerValidator((rule) => (rule.id === 'glob' ? [{ path: 'authorizer.handler', message: 'refused from now on' }] : []));
+    await eventually(() => matchedId(app, 'GET', 'https://glob.example/api/a') === 'no_match');
+    const ready = await app.public.get<Readiness>('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.errors?.['rules']).toContain('rules.yaml');
+    expect(matchedId(app, 'GET', 'https://glob.example/files/readme')).toBe('stored-glob');
   });
 });

@@ -13,9 +13,10 @@ interface CompiledRule {
  * The rules in force, compiled for one matching strategy. Pure: no storage, no HTTP.
  *
  * A request is not tried against every rule. Each rule is filed under the literal text before the
- * first `<` of its `match.url` (the whole URL when it has none: a hash lookup), and only rules whose
- * key is a prefix of the request URL are tried: a walk along the URL, whatever the number of rules.
- * A rule whose pattern starts with `<` is tried on every request.
+ * first `<` of its `match.url` (the whole URL when it has none: a hash lookup; one key per word when
+ * it starts with a plain choice such as `<https|http>`), and only rules whose key is a prefix of the
+ * request URL are tried: a walk along the URL, whatever the number of rules. A rule whose pattern
+ * starts with any other expression is tried on every request.
  */
 export class RuleIndex {
   private readonly rules = new Map<string, CompiledRule>();
@@ -49,16 +50,20 @@ export class RuleIndex {
     };
     this.remove(rule.id);
     this.rules.set(rule.id, compiled);
-    if (compiled.pattern.literal) this.index.addExact(compiled.pattern.prefix, compiled);
-    else this.index.addPrefixed(compiled.pattern.prefix, compiled);
+    for (const prefix of compiled.pattern.prefixes) {
+      if (compiled.pattern.literal) this.index.addExact(prefix, compiled);
+      else this.index.addPrefixed(prefix, compiled);
+    }
   }
 
   remove(id: string): void {
     const compiled = this.rules.get(id);
     if (compiled === undefined) return;
     this.rules.delete(id);
-    if (compiled.pattern.literal) this.index.removeExact(compiled.pattern.prefix, compiled);
-    else this.index.removePrefixed(compiled.pattern.prefix, compiled);
+    for (const prefix of compiled.pattern.prefixes) {
+      if (compiled.pattern.literal) this.index.removeExact(prefix, compiled);
+      else this.index.removePrefixed(prefix, compiled);
+    }
   }
 
   /**
@@ -71,7 +76,8 @@ export class RuleIndex {
     const wanted = method.toUpperCase();
     const found: Array<{ compiled: CompiledRule; captures: readonly string[] }> = [];
     this.index.forEachCandidate(target, (compiled) => {
-      if (!compiled.methods.has(wanted)) return true;
+      // A rule filed under several prefixes may be offered more than once.
+      if (!compiled.methods.has(wanted) || found.some((each) => each.compiled === compiled)) return true;
       const captures = compiled.pattern.exec(target);
       if (captures !== undefined) found.push({ compiled, captures });
       return true;

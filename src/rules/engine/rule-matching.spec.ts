@@ -172,6 +172,21 @@ describe('rule index', () => {
     expect(failure(index, 'GET', 'https://t4321.example/api/orders/x').reason).toBe(RulesErrorCode.NoMatch);
   });
 
+  it('files a rule starting with a choice of schemes under each scheme, and offers it once', () => {
+    const rules: AccessRule[] = [];
+    for (let i = 0; i < 2000; i += 1) rules.push(aRule(`choice-${i}`, `<https|http>://c${i}.example/<.*>`));
+    const index = indexOf('regexp', ...rules, aRule('overlapping', '<http|https><://o\\.example/.*>'));
+    expect(matched(index, 'GET', 'http://c1999.example/x')).toEqual({ rule: rules[1999], captures: ['http', 'x'] });
+    expect(matched(index, 'GET', 'https://c7.example/')).toEqual({ rule: rules[7], captures: ['https', ''] });
+    expect(matched(index, 'GET', 'https://o.example/a').rule.id).toBe('overlapping');
+    expect(failure(index, 'GET', 'ftp://c7.example/').reason).toBe(RulesErrorCode.NoMatch);
+    index.remove('choice-7');
+    expect(failure(index, 'GET', 'https://c7.example/').reason).toBe(RulesErrorCode.NoMatch);
+    const glob = indexOf('glob', aRule('g', '<{https,http}>://g.example/<*>'), aRule('pipe', '<https|http>://p.example/'));
+    expect(matched(glob, 'GET', 'http://g.example/a/b').rule.id).toBe('g');
+    expect(failure(glob, 'GET', 'http://p.example/').reason).toBe(RulesErrorCode.NoMatch);
+  });
+
   it('replacing a rule refiles it under its new pattern; removing it takes it out', () => {
     const index = indexOf('regexp', aRule('r1', 'https://old.example/<.*>'));
     index.put(aRule('r1', 'https://new.example/<.*>'));

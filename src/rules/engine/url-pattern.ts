@@ -4,8 +4,8 @@ import type { MatchingStrategy } from '../access-rule.js';
 /** `match.url` compiled for one strategy. */
 export interface UrlPattern {
   readonly source: string;
-  /** Text every matching URL starts with (the index key). */
-  readonly prefix: string;
+  /** Every matching URL starts with one of these (the index keys). */
+  readonly prefixes: readonly string[];
   /** True when the pattern matches exactly one URL, `prefix` itself. */
   readonly literal: boolean;
   /** The capture groups' values when `url` matches (empty strings for groups that took no part). */
@@ -36,26 +36,45 @@ const NO_CAPTURES: readonly string[] = Object.freeze([]);
 export function compileUrlPattern(source: string, strategy: MatchingStrategy): UrlPattern {
   const parts = splitDelimited(source);
   if (!parts.some((part) => 'expression' in part)) {
-    return { source, prefix: source, literal: true, exec: (url) => (url === source ? NO_CAPTURES : undefined) };
+    return { source, prefixes: [source], literal: true, exec: (url) => (url === source ? NO_CAPTURES : undefined) };
   }
-  const first = parts[0]!;
-  const prefix = 'literal' in first ? first.literal : '';
+  const prefixes = literalPrefixes(parts, strategy);
   let body = '^';
   for (const part of parts) {
     if ('literal' in part) body += escapeRegExp(part.literal);
     else body += strategy === 'regexp' ? regexpGroup(part.expression) : `(?:${globToRegExp(part.expression)})`;
   }
   const regexp = compile(`${body}$`, '');
-  if (strategy === 'glob') return { source, prefix, literal: false, exec: (url) => (regexp.test(url) ? NO_CAPTURES : undefined) };
+  if (strategy === 'glob') return { source, prefixes, literal: false, exec: (url) => (regexp.test(url) ? NO_CAPTURES : undefined) };
   return {
     source,
-    prefix,
+    prefixes,
     literal: false,
     exec(url) {
       const found = regexp.exec(url);
       return found === null ? undefined : found.slice(1).map((value) => value ?? '');
     },
   };
+}
+
+/** A `<...>` that is only a choice of plain words: `<https|http>` as a regular expression, `<{https,http}>` as a glob. */
+const PLAIN_CHOICE: Readonly<Record<MatchingStrategy, RegExp>> = {
+  regexp: /^[A-Za-z0-9:-]+(?:\|[A-Za-z0-9:-]+)*$/,
+  glob: /^\{[A-Za-z0-9:-]+(?:,[A-Za-z0-9:-]+)*\}$/,
+};
+
+/**
+ * The literal text before the first expression; or, when the pattern starts with a choice of plain
+ * words (`<https|http>://app.example/<.*>`, a common way to write rules), one prefix per word followed
+ * by the literal text after the choice, so such rules are not tried on every request.
+ */
+function literalPrefixes(parts: readonly Part[], strategy: MatchingStrategy): string[] {
+  const [first, second] = parts;
+  if (first !== undefined && 'literal' in first) return [first.literal];
+  if (first === undefined || !PLAIN_CHOICE[strategy].test(first.expression)) return [''];
+  const words = strategy === 'regexp' ? first.expression.split('|') : first.expression.slice(1, -1).split(',');
+  const after = second !== undefined && 'literal' in second ? second.literal : '';
+  return [...new Set(words.map((word) => `${word}${after}`))];
 }
 
 function regexpGroup(raw: string): string {
