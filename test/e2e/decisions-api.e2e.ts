@@ -4,11 +4,20 @@ import { join } from 'node:path';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
-import { aRule, rawRequest, type RawResponse } from '../support/decisions.js';
+import { rawRequest, type RawResponse } from '../support/decisions.js';
+import { aRuleDocument } from '../support/rule-builders.js';
 import { basic, createClient, token } from '../support/oauth.js';
 import { apiLogin, createPasswordIdentity, GOOD_PASSWORD } from '../support/self-service.js';
 
 const NAMESPACES = JSON.stringify([{ name: 'docs', id: 1 }]);
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/** A noop → allow → noop rule for the usual methods; `overrides` replace top-level members. */
+function aRule(id: string, url: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return aRuleDocument(id, url, { match: { methods: METHODS, url }, ...overrides });
+}
+
 const HOST = 'app.test';
 
 let app: TestApp;

@@ -6,7 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
-import { aRule, rawRequest } from '../support/decisions.js';
+import { rawRequest } from '../support/decisions.js';
+import { aRuleDocument } from '../support/rule-builders.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/** A noop → allow → noop rule for the usual methods; `overrides` replace top-level members. */
+function aRule(id: string, url: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return aRuleDocument(id, url, { match: { methods: METHODS, url }, ...overrides });
+}
 
 const HOST = 'app.test';
 

@@ -39,16 +39,3 @@ export function rawRequest(
     req.end(body);
   });
 }
-
-/** A rule in the v0.37 shape, noop → allow → noop unless overridden. */
-export function aRule(id: string, url: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id,
-    description: `rule ${id}`,
-    match: { methods: ['GET', 'POST', 'PUT', 'DELETE'], url },
-    authenticators: [{ handler: 'noop' }],
-    authorizer: { handler: 'allow' },
-    mutators: [{ handler: 'noop' }],
-    ...overrides,
-  };
-}
