@@ -289,10 +289,23 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
       this.inForce.delete(id);
       changed.push(id);
     }
-    for (const id of shadowed) this.logger.warn({ msg: 'stored rule has the id of a file rule; it is not in force', id });
+    for (const id of shadowed) {
+      if (!this.shadowed.includes(id)) this.logger.warn({ msg: 'stored rule has the id of a file rule; it is not in force', id });
+    }
     this.shadowed = shadowed;
     this.report();
-    if (changed.length > 0) for (const listener of this.listeners) listener(changed);
+    if (changed.length > 0) this.tell(changed);
+  }
+
+  /** A listener that fails must not keep the others from hearing, nor undo the change. */
+  private tell(changed: readonly string[]): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(changed);
+      } catch (error) {
+        this.logger.error({ msg: 'a rules change listener failed', error: String(error) });
+      }
+    }
   }
 
   private report(): void {

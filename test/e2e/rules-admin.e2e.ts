@@ -102,6 +102,19 @@ describe('rules admin API', () => {
     expect((await a.admin.get('/rules/spread')).status).toBe(404);
   });
 
+  it('tells change listeners on every instance which rules changed', async () => {
+    const heardOnA: string[][] = [];
+    const heardOnB: string[][] = [];
+    a.running.app.get(RulesService).onChange((ids) => heardOnA.push([...ids]));
+    b.running.app.get(RulesService).onChange((ids) => heardOnB.push([...ids]));
+    expect((await a.admin.put('/rules/listened', { json: aRuleDocument('listened', 'https://listened.example/') })).status).toBe(201);
+    expect(heardOnA).toContainEqual(['listened']);
+    await eventually(() => heardOnB.some((ids) => ids.includes('listened')));
+    heardOnB.length = 0;
+    expect((await a.admin.delete('/rules/listened')).status).toBe(204);
+    await eventually(() => heardOnB.some((ids) => ids.includes('listened')));
+  });
+
   it('two rules matching one request: never a decision, the error names both', async () => {
     await a.admin.put('/rules/overlap-1', { json: aRuleDocument('overlap-1', 'https://overlap.example/<.*>') });
     await a.admin.put('/rules/overlap-2', { json: aRuleDocument('overlap-2', 'https://overlap.example/admin/<.*>') });
@@ -179,6 +192,8 @@ describe('rules admin API', () => {
     }
     const malformed = await a.admin.put<AccessError>('/rules/bad', { rawBody: '{"id":', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
+    const huge = await a.admin.put<AccessError>('/rules/bad', { json: rule({ description: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect([huge.status, huge.body.code]).toEqual([413, 413]);
     const longest = 'x'.repeat(190);
     expect((await a.admin.put(`/rules/${longest}`, { json: aRuleDocument(longest, 'https://longest.example/') })).status).toBe(201);
     expect((await a.admin.get(`/rules/${longest}`)).status).toBe(200);
