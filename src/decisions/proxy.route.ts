@@ -73,6 +73,8 @@ export class ProxyRoute implements OnModuleInit {
     return reply.from(target.href, {
       rewriteRequestHeaders: (_request, headers) => {
         const out: IncomingHttpHeaders = { ...(headers as IncomingHttpHeaders) };
+        // Hop-by-hop headers are the client's connection's, not the upstream's (undici refuses some).
+        for (const name of HOP_BY_HOP) delete out[name];
         for (const [name, value] of Object.entries(mutated)) out[name.toLowerCase()] = value;
         out.host = upstream.preserve_host ? judged.url.host : target.host;
         const forwardedFor = out['x-forwarded-for'];
@@ -93,6 +95,8 @@ export class ProxyRoute implements OnModuleInit {
     });
   }
 }
+
+const HOP_BY_HOP = ['keep-alive', 'proxy-connection', 'upgrade', 'proxy-authorization'];
 
 /**
  * Oathkeeper's backend URL: the upstream's path joined with the request's, then the first occurrence

@@ -109,6 +109,19 @@ describe('the reverse proxy', () => {
     expect(record.headers['x-judged-path']).toBe('/api/items/1');
   });
 
+  it('drops hop-by-hop headers instead of passing them on', async () => {
+    const response = await proxy('GET', '/api/hop', {
+      'keep-alive': 'timeout=5',
+      'proxy-connection': 'keep-alive',
+      'proxy-authorization': 'Basic eDp5',
+    });
+    expect(response.status, response.text).toBe(200);
+    const headers = (response.body as Seen).headers;
+    expect(headers['keep-alive']).toBeUndefined();
+    expect(headers['proxy-connection']).toBeUndefined();
+    expect(headers['proxy-authorization']).toBeUndefined();
+  });
+
   it('keeps the client Host with preserve_host', async () => {
     const response = await proxy('GET', '/keep/x');
     expect((response.body as Seen).headers.host).toBe(HOST);
