@@ -32,6 +32,7 @@ export class DecisionPortsAdapter implements DecisionPorts {
   private readonly remoteKeySets = new TtlCache<string, JWTVerifyGetKey>({ ttlMs: REMOTE_JWKS_TTL_MS, maxEntries: 1000 });
   private ownKeySet: { readonly etag: string; readonly keys: JWTVerifyGetKey } | undefined;
   private mutatorJwks: { readonly source: unknown; readonly body: string } | undefined;
+  private readonly parsedSessions = new WeakMap<object, Readonly<Record<string, unknown>>>();
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -62,7 +63,14 @@ export class DecisionPortsAdapter implements DecisionPorts {
 
   async session(token: string): Promise<Readonly<Record<string, unknown>> | undefined> {
     const found = await this.sessions.whoami(token);
-    return found === undefined ? undefined : (JSON.parse(found.body) as Record<string, unknown>);
+    if (found === undefined) return undefined;
+    // A whoami cache hit returns the same entry object: its parsed form is kept beside it (and goes with it).
+    let parsed = this.parsedSessions.get(found);
+    if (parsed === undefined) {
+      parsed = JSON.parse(found.body) as Record<string, unknown>;
+      this.parsedSessions.set(found, parsed);
+    }
+    return parsed;
   }
 
   introspect(token: string): Promise<TokenIntrospection> {
