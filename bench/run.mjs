@@ -449,7 +449,7 @@ function makeContext(urls, adminToken, databaseUrl) {
     return { status: response.status, headers: Object.fromEntries(response.headers), body: parsed };
   };
   return {
-    urls: { public: urls.public, admin: urls.admin },
+    urls: { public: urls.public, admin: urls.admin, proxy: urls.proxy, bare: urls.bare },
     databaseUrl,
     adminToken,
     adminHeaders,
@@ -515,7 +515,7 @@ async function runScenario(scenario, env) {
   let extra;
   let baselineFlow;
   try {
-    if (!['public', 'admin'].includes(scenario.listener)) throw new Error(`unknown listener "${scenario.listener}"`);
+    if (!['public', 'admin', 'proxy'].includes(scenario.listener)) throw new Error(`unknown listener "${scenario.listener}"`);
     extra = (await scenario.setup?.(ctx)) ?? {};
     if (typeof extra.flow === 'function') {
       // A flow scenario: one complete flow is its probe (and one of its baseline's, if it has one).
@@ -669,6 +669,8 @@ async function variantService(variant, env) {
         ...variant.env,
         PUBLIC_PORT: String(publicPort),
         ADMIN_PORT: String(adminPort),
+        // The main service holds the proxy port; a variant serves no proxy scenario.
+        PROXY_PORT: '',
       });
       const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}` };
       await Promise.all([
@@ -945,7 +947,7 @@ async function main() {
   await chmod(dataDir, 0o755);
   const adminToken = `bench-admin-${randomBytes(16).toString('hex')}`;
   const { freePort } = await import(join(ROOT, 'dist', 'src', 'common', 'net', 'free-port.js'));
-  const [publicPort, adminPort] = [await freePort(), await freePort()];
+  const [publicPort, adminPort, proxyPort] = [await freePort(), await freePort(), await freePort()];
   const { databaseUrl, databasePid } = await openDatabase(external);
 
   const bare = startChild('bare Fastify', ['bench/bare-fastify.mjs', '0'], { ...process.env, NODE_ENV: 'production' });
@@ -958,7 +960,7 @@ async function main() {
     HOST: '127.0.0.1',
     PUBLIC_PORT: String(publicPort),
     ADMIN_PORT: String(adminPort),
-    PROXY_PORT: '',
+    PROXY_PORT: String(proxyPort),
     DATA_DIR: dataDir,
     ADMIN_TOKENS: adminToken,
     ADMIN_AUTH: 'on',
@@ -967,7 +969,7 @@ async function main() {
     CONFIG_FILE: '',
   };
   const service = startChild('service', [...serviceNodeArgs, 'dist/src/main.js'], serviceEnv);
-  const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}` };
+  const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}`, proxy: `http://127.0.0.1:${proxyPort}` };
 
   const started = Date.now();
   while (!/"url"/.test(bare.out)) {

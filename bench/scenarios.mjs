@@ -3,7 +3,7 @@
 //
 // A scenario:
 //   name      shown in the table, matched by BENCH_FILTER (substring, case-insensitive)
-//   listener  'public' | 'admin'
+//   listener  'public' | 'admin' | 'proxy' (the service runs with PROXY_PORT set)
 //   method    HTTP method; path: request path (or returned by setup)
 //   headers   optional static headers; body: optional string or object (objects are sent as JSON)
 //   setup     optional async (ctx) => ({ path?, headers?, body?, requests? }), run once before the load;
@@ -30,7 +30,8 @@
 //             ratio. Its own flows/s get a row of their own in the table.
 //
 // ctx (see makeContext in run.mjs):
-//   ctx.urls.public / ctx.urls.admin     base URLs of the two listeners
+//   ctx.urls.public / .admin / .proxy    base URLs of the three listeners
+//   ctx.urls.bare                        bare Fastify's base URL (an upstream for proxy scenarios)
 //   ctx.databaseUrl                      the service's PostgreSQL (the harness's embedded one, or DATABASE_URL)
 //   ctx.adminToken, ctx.adminHeaders     the run's admin token, and { authorization: 'Bearer …' }
 //   await ctx.admin(method, path, body?) admin API call with the token; returns the parsed JSON body,
@@ -41,6 +42,7 @@
 // result), and more than 1% non-2xx during the load marks it ERRORS.
 
 import { directorySyncScenarios } from './scenarios/directory-sync.mjs';
+import { decisionScenarios } from './scenarios/decisions.mjs';
 import { identityScenarios } from './scenarios/identities.mjs';
 import { oauthScenarios } from './scenarios/oauth.mjs';
 import { policyScenarios } from './scenarios/policies.mjs';
@@ -93,4 +95,5 @@ export const scenarios = [
   ...selfServiceScenarios,
   ...uiScenarios,
   ...rateLimitScenarios,
+  ...decisionScenarios,
 ];

@@ -12,6 +12,7 @@ import { ConfigModule } from './config/config.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DirectorySyncModule } from './directory-sync/directory-sync.module.js';
+import { DecisionsModule } from './decisions/decisions.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IdentitiesModule } from './identities/identities.module.js';
 import { KeysModule } from './keys/keys.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         SelfServiceModule,
         UiModule,
         DirectorySyncModule,
+        DecisionsModule,
         ...extraModules,
       ],
       providers: [

@@ -73,7 +73,7 @@ function allowedInput(flavor, user) {
 
 const seeded = new Map();
 
-function seed(ctx, flavor) {
+export function seed(ctx, flavor) {
   if (!seeded.has(flavor)) seeded.set(flavor, ctx.databaseUrl === undefined ? seedThroughApi(ctx, flavor) : seedWithSql(ctx, flavor));
   return seeded.get(flavor);
 }

@@ -60,6 +60,14 @@ const pageForm = (summary: string): OperationDescription =>
       'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['csrf_token'], properties: { csrf_token: str } } },
     },
   });
+const decision: OperationDescription = {
+  summary:
+    "Judge the request METHOD scheme://host/<path after /decisions> by the access rules: 200 with the mutators' headers, or the error handlers' answer",
+  tag: 'decisions',
+  status: 200,
+  responseDescription: "Allowed; the mutators' headers are on the answer",
+  security: [{ sessionCookie: [] }, { sessionToken: [] }, { bearerToken: [] }, {}],
+};
 const flowInit = (kind: string, type: 'api' | 'browser'): OperationDescription =>
   type === 'api'
     ? { summary: `Start a ${kind} flow for an API client (native app)`, tag: 'self-service', status: 200, response: 'selfServiceFlow' }
@@ -590,4 +598,20 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
     body: json({ $ref: '#/components/schemas/accessRule' }),
   },
   'DELETE /rules/{id}': { summary: 'Delete a stored access rule', tag: 'rules', status: 204 },
+
+  // The decision API: every method, judged by the access rules (no admin token; allowed peers only)
+  'GET /decisions': decision,
+  'POST /decisions': decision,
+  'PUT /decisions': decision,
+  'DELETE /decisions': decision,
+  'PATCH /decisions': decision,
+  'OPTIONS /decisions': decision,
+  'TRACE /decisions': decision,
+  'GET /decisions/{path}': decision,
+  'POST /decisions/{path}': decision,
+  'PUT /decisions/{path}': decision,
+  'DELETE /decisions/{path}': decision,
+  'PATCH /decisions/{path}': decision,
+  'OPTIONS /decisions/{path}': decision,
+  'TRACE /decisions/{path}': decision,
 };

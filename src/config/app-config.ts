@@ -26,6 +26,7 @@ export interface AppConfig {
   readonly ui: UiConfig;
   readonly rateLimit: RateLimitConfig;
   readonly webhooks: WebhooksConfig;
+  readonly decisions: DecisionsConfig;
 }
 
 export interface HttpConfig {
@@ -110,6 +111,33 @@ export interface OutboundConfig {
 export interface NamespaceConfig {
   readonly name: string;
   readonly id: number;
+}
+
+/** One handler's global settings in DECISIONS_PIPELINE (Oathkeeper's `{enabled, config}`). */
+export interface HandlerSetting {
+  /** Unset: enabled when the handler stays in process, disabled when it would reach another host. */
+  readonly enabled?: boolean;
+  readonly config?: Readonly<Record<string, unknown>>;
+}
+
+/** DECISIONS_PIPELINE: Oathkeeper's `authenticators`, `authorizers`, `mutators` and `errors` sections. */
+export interface PipelineSettings {
+  readonly authenticators: Readonly<Record<string, HandlerSetting>>;
+  readonly authorizers: Readonly<Record<string, HandlerSetting>>;
+  readonly mutators: Readonly<Record<string, HandlerSetting>>;
+  readonly errors: Readonly<Record<string, HandlerSetting>>;
+  /** `errors.fallback`: the error handlers of rules that name none (default `["json"]`). */
+  readonly errorFallback: readonly string[];
+}
+
+export interface DecisionsConfig {
+  readonly pipeline: PipelineSettings;
+  /** CIDRs whose X-Forwarded-Method/-Proto/-Host/-Uri/-For the decision API and the proxy honour. */
+  readonly trustedProxies: readonly string[];
+  /** CIDRs that may call `/decisions` on the admin listener. */
+  readonly allowedPeers: readonly string[];
+  /** The proxy's deadline for an upstream's answer (connect and response headers). */
+  readonly proxyTimeoutMs: number;
 }
 
 export interface TuplesConfig {

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { sha256Hex } from '../common/crypto/digest.js';
 import type {
   AppConfig,
+  HandlerSetting,
   IdentitySchemaSource,
   LogLevel,
   NamespaceConfig,
@@ -15,6 +16,7 @@ import type {
   RateLimitConfig,
   RateLimitOverride,
   RateLimitPlan,
+  PipelineSettings,
   SmtpConnectionConfig,
 } from './app-config.js';
 import { ConfigError } from './config.error.js';
@@ -135,6 +137,10 @@ const KNOWN_KEYS = [
   'WEBHOOKS_VERIFY_ADDRESSES',
   'WEBHOOKS_BODY_LIMIT',
   'WEBHOOKS_CONCURRENCY',
+  'DECISIONS_PIPELINE',
+  'DECISIONS_TRUSTED_PROXIES',
+  'DECISIONS_ALLOWED_PEERS',
+  'PROXY_TIMEOUT_MS',
 ] as const;
 type Key = (typeof KNOWN_KEYS)[number];
 
@@ -319,6 +325,12 @@ export function loadConfig(env: Source, version: string): AppConfig {
       bodyLimitBytes: byteSize(read, 'WEBHOOKS_BODY_LIMIT', 1024 * 1024),
       concurrency: int(read, 'WEBHOOKS_CONCURRENCY', 4, 1, 256),
     },
+    decisions: {
+      pipeline: pipelineSettings(read, 'DECISIONS_PIPELINE'),
+      trustedProxies: cidrList(read, 'DECISIONS_TRUSTED_PROXIES', []),
+      allowedPeers: cidrList(read, 'DECISIONS_ALLOWED_PEERS', PRIVATE_RANGES),
+      proxyTimeoutMs: int(read, 'PROXY_TIMEOUT_MS', 30_000, 100, 600_000),
+    },
   };
 }
 
@@ -388,8 +400,9 @@ function rateLimitOverrides(read: Reader, key: Key): RateLimitOverride[] {
   });
 }
 
-/** A comma-separated list of CIDR blocks (a bare address counts as a block of one). */
-function cidrList(read: Reader, key: Key): string[] {
+/** A comma-separated list of CIDR blocks (a bare address counts as a block of one); `fallback` when unset. */
+function cidrList(read: Reader, key: Key, fallback: readonly string[] = []): string[] {
+  if (read(key) === undefined) return [...fallback];
   return list(read, key).map((item) => {
     const [address = '', bits, extra] = item.split('/');
     const family = isIP(address);
@@ -443,6 +456,65 @@ function traitsMapping(read: Reader, key: Key): Record<string, Record<string, st
  */
 function defaultDrainDelayMs(nodeEnv: NodeEnv): number {
   return nodeEnv === 'production' ? 5000 : 250;
+}
+
+/** Loopback and private ranges: who may call `/decisions` unless DECISIONS_ALLOWED_PEERS says otherwise. */
+const PRIVATE_RANGES = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+
+const PIPELINE_SECTIONS = ['authenticators', 'authorizers', 'mutators', 'errors'] as const;
+
+/**
+ * DECISIONS_PIPELINE: a JSON object (or a mapping in the config file) with Oathkeeper's sections,
+ * each handler `{enabled?, config?}`; `errors` may also hold `fallback` (list of handler names) and
+ * its handlers under `handlers`, as Oathkeeper nests them. Handler names are checked by the pipeline.
+ */
+function pipelineSettings(read: Reader, key: Key): PipelineSettings {
+  const raw = read(key);
+  let parsed: unknown = {};
+  if (raw !== undefined) {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new ConfigError(key, 'must be a JSON object such as {"authorizers":{"remote_json":{"enabled":true}}}');
+    }
+  }
+  if (!isPlainObject(parsed)) throw new ConfigError(key, 'must be a JSON object');
+  for (const section of Object.keys(parsed)) {
+    if (!(PIPELINE_SECTIONS as readonly string[]).includes(section)) throw new ConfigError(key, `unknown section "${section}"`);
+  }
+  const errorsSection = parsed['errors'] ?? {};
+  if (!isPlainObject(errorsSection)) throw new ConfigError(key, 'errors must be an object');
+  const { fallback, handlers, ...flatErrors } = errorsSection;
+  if (fallback !== undefined && !(Array.isArray(fallback) && fallback.every((name) => typeof name === 'string'))) {
+    throw new ConfigError(key, 'errors.fallback must be a list of error handler names');
+  }
+  return {
+    authenticators: handlerSettings(key, 'authenticators', parsed['authenticators']),
+    authorizers: handlerSettings(key, 'authorizers', parsed['authorizers']),
+    mutators: handlerSettings(key, 'mutators', parsed['mutators']),
+    errors: { ...handlerSettings(key, 'errors', flatErrors), ...handlerSettings(key, 'errors.handlers', handlers) },
+    errorFallback: (fallback as string[] | undefined) ?? ['json'],
+  };
+}
+
+function handlerSettings(key: Key, section: string, value: unknown): Record<string, HandlerSetting> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) throw new ConfigError(key, `${section} must be an object`);
+  const settings: Record<string, HandlerSetting> = {};
+  for (const [name, setting] of Object.entries(value)) {
+    if (!isPlainObject(setting)) throw new ConfigError(key, `${section}.${name} must be an object with enabled and config`);
+    const { enabled, config, ...rest } = setting;
+    if (Object.keys(rest).length > 0) throw new ConfigError(key, `${section}.${name} has unknown members: ${Object.keys(rest).join(', ')}`);
+    if (enabled !== undefined && typeof enabled !== 'boolean')
+      throw new ConfigError(key, `${section}.${name}.enabled must be true or false`);
+    if (config !== undefined && !isPlainObject(config)) throw new ConfigError(key, `${section}.${name}.config must be an object`);
+    settings[name] = { ...(enabled === undefined ? {} : { enabled }), ...(config === undefined ? {} : { config }) };
+  }
+  return settings;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Kratos' defaults (8 characters, similarity check on) plus a generous maximum: we hash with argon2id, not bcrypt. */
@@ -529,6 +601,8 @@ function readConfigFile(path: string | undefined): Record<string, string> {
     // A list of mappings (NAMESPACES) is kept as the JSON its parser reads; a list of scalars joins with commas.
     if (Array.isArray(value) && value.some((item) => item !== null && typeof item === 'object')) values[key] = JSON.stringify(value);
     else if (Array.isArray(value)) values[key] = value.map(String).join(',');
+    // DECISIONS_PIPELINE is a mapping; it is kept as the JSON its parser reads.
+    else if (key === 'DECISIONS_PIPELINE' && value !== null && typeof value === 'object') values[key] = JSON.stringify(value);
     else if (value !== null && typeof value === 'object') throw new ConfigError(key, 'must be a scalar or a list');
     else if (value !== null && value !== undefined) values[key] = String(value);
   }

@@ -92,6 +92,8 @@ import { UserinfoService } from './userinfo/userinfo.service.js';
     AdminScopeTokenVerifier,
     TokenJanitor,
   ],
-  exports: [AuthorizeResponseIssuer, SubjectIdentifiers],
+  // IntrospectionService and ClientAuthenticator: the decision pipeline's introspection and
+  // client-credentials authenticators judge our own tokens and clients in process.
+  exports: [AuthorizeResponseIssuer, SubjectIdentifiers, IntrospectionService, ClientAuthenticator],
 })
 export class OAuthModule {}

@@ -374,9 +374,13 @@ describe('access', () => {
   });
 
   it('serves the public JWKS on the public listener only, without credentials', async () => {
-    expect((await app.public.get('/.well-known/jwks.json')).status).toBe(200);
-    expectError(await app.admin.get('/.well-known/jwks.json'), 404, 'not_found');
-    expectError(await app.admin.get('/admin/.well-known/jwks.json'), 404, 'not_found');
+    const published = await app.public.get<{ keys: { kid: string }[] }>('/.well-known/jwks.json');
+    expect(published.status).toBe(200);
+    // The admin listener's JWKS is the decision pipeline's (the id_token mutator's keys), not this one.
+    const decisions = await app.anonymousAdmin.get<{ keys: { kid: string }[] }>('/.well-known/jwks.json');
+    expect(decisions.status).toBe(200);
+    const oauthKids = new Set(published.body.keys.map((key) => key.kid));
+    expect(decisions.body.keys.some((key) => oauthKids.has(key.kid))).toBe(false);
   });
 });
 

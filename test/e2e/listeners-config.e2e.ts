@@ -3,15 +3,15 @@ import { bootApp } from '../support/app.js';
 import { HttpClient } from '../support/http.js';
 
 describe('the proxy listener', () => {
-  it('opens when PROXY_PORT is set, serves none of the public or admin routes, and answers in the access shape', async () => {
+  it('opens when PROXY_PORT is set, serves none of the public or admin routes, and judges them by the rules (none here: no_match)', async () => {
     const app = await bootApp({ PROXY_PORT: '0' });
     try {
       expect(app.running.urls.proxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const proxy = new HttpClient(app.running.urls.proxy!);
-      for (const path of ['/health/alive', '/health/ready', '/.well-known/jwks.json', '/clients', '/admin/clients']) {
+      for (const path of ['/health/alive', '/health/ready', '/clients', '/admin/clients']) {
         const response = await proxy.get(path);
         expect(response.status, path).toBe(404);
-        expect(response.body, path).toMatchObject({ id: 'not_found', code: 404, details: [] });
+        expect(response.body, path).toMatchObject({ id: 'no_match', code: 404, details: [] });
         expect(response.headers.get('x-request-id')).toBeTruthy();
       }
     } finally {

@@ -12,6 +12,8 @@ export enum ErrorKind {
   UnsupportedMediaType = 'unsupported_media_type',
   TooManyRequests = 'too_many_requests',
   Internal = 'internal',
+  /** An upstream the service forwards to (the reverse proxy's) failed or did not answer. */
+  BadGateway = 'bad_gateway',
   Unavailable = 'unavailable',
 }
 
@@ -41,6 +43,8 @@ export function statusOf(kind: ErrorKind): number {
       return 429;
     case ErrorKind.Internal:
       return 500;
+    case ErrorKind.BadGateway:
+      return 502;
     case ErrorKind.Unavailable:
       return 503;
   }

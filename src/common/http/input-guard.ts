@@ -22,7 +22,7 @@ export function inputProblem(input: unknown, checkStrings = true): string | unde
     const [value, depth] = stack.pop()!;
     if (typeof value === 'string') {
       if (checkStrings && UNSTORABLE.test(value)) return 'holds a NUL character or a lone UTF-16 surrogate';
-    } else if (value !== null && typeof value === 'object') {
+    } else if (isParsedContainer(value)) {
       if (depth >= MAX_INPUT_DEPTH) return `is nested deeper than ${MAX_INPUT_DEPTH} levels`;
       for (const [key, inner] of Object.entries(value)) {
         if (checkStrings && UNSTORABLE.test(key)) return 'holds a NUL character or a lone UTF-16 surrogate';
@@ -56,4 +56,14 @@ export function installInputGuard(fastify: FastifyInstance, exposeInternal: bool
     }
     done();
   });
+}
+
+/**
+ * What a body or query parser built (objects and arrays) is walked; a route that takes its body as a
+ * stream or as bytes (the proxy, the decision API, the webhook receiver) has nothing nested to check.
+ */
+function isParsedContainer(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false;
+  if (ArrayBuffer.isView(value)) return false;
+  return typeof (value as { pipe?: unknown }).pipe !== 'function';
 }

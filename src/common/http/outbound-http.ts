@@ -19,12 +19,15 @@ export interface OutboundResponse {
 export interface OutboundRequest {
   /** The `Accept` header; JSON by default. */
   readonly accept?: string;
+  /** Further request headers (e.g. credentials a decision handler forwards); they cannot replace the ones set here. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** What goes on the wire: the method, and for a POST its body and type. */
 interface OutboundMessage {
   readonly method: 'GET' | 'POST';
   readonly accept: string;
+  readonly headers?: Readonly<Record<string, string>>;
   readonly body?: { readonly contentType: string; readonly bytes: Buffer };
 }
 
@@ -50,7 +53,7 @@ export class OutboundHttp {
   }
 
   get(rawUrl: string, request: OutboundRequest = {}): Promise<OutboundResponse> {
-    return this.send(rawUrl, { method: 'GET', accept: request.accept ?? 'application/json' });
+    return this.send(rawUrl, { method: 'GET', accept: request.accept ?? 'application/json', headers: request.headers });
   }
 
   /** POSTs `form` as `application/x-www-form-urlencoded`, with the same checks, deadline and size cap as `get`. */
@@ -58,7 +61,18 @@ export class OutboundHttp {
     return this.send(rawUrl, {
       method: 'POST',
       accept: request.accept ?? 'application/json',
+      headers: request.headers,
       body: { contentType: 'application/x-www-form-urlencoded', bytes: Buffer.from(new URLSearchParams(form).toString(), 'utf8') },
+    });
+  }
+
+  /** POSTs `body` as `application/json`, with the same checks, deadline and size cap as `get`. */
+  postJson(rawUrl: string, body: unknown, request: OutboundRequest = {}): Promise<OutboundResponse> {
+    return this.send(rawUrl, {
+      method: 'POST',
+      accept: request.accept ?? 'application/json',
+      headers: request.headers,
+      body: { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(body), 'utf8') },
     });
   }
 
@@ -131,6 +145,7 @@ export class OutboundHttp {
           // The connection goes to the addresses checked above, whatever DNS would answer now.
           lookup: pinnedLookup(addresses),
           headers: {
+            ...message.headers,
             accept: message.accept,
             'user-agent': USER_AGENT,
             ...(message.body === undefined

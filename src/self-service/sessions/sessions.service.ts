@@ -80,6 +80,24 @@ export class SessionsService {
     return session === null ? undefined : { session, token, tokenHash: hash };
   }
 
+  /**
+   * The whoami answer of a session token, from the whoami cache when it can be (as
+   * `GET /sessions/whoami` serves it): for the decision pipeline, which judges session cookies and
+   * tokens in process. Undefined without a valid session.
+   */
+  async whoami(token: string): Promise<{ readonly body: string; readonly identityId: string } | undefined> {
+    const hash = tokenHash(token);
+    const cached = this.cache.get(hash, Date.now());
+    if (cached !== undefined) return cached;
+    const generation = this.cache.generation();
+    const active = await this.byToken(token);
+    if (active === undefined) return undefined;
+    const body = JSON.stringify(await this.toResponse(active.session));
+    const entry = { body, identityId: active.session.identityId, expiresAtMs: active.session.expiresAt.getTime() };
+    this.cache.set(hash, entry, generation);
+    return entry;
+  }
+
   /** Login with `refresh=true` by the session's own identity: `authenticated_at` = now, expiry extended. */
   async reauthenticate(active: ActiveSession, method: string): Promise<SessionEntity> {
     const now = new Date();

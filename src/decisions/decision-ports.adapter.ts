@@ -1,0 +1,181 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createLocalJWKSet, exportJWK, jwtVerify, SignJWT, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import { AppError } from '../common/errors/app-error.js';
+import { ErrorKind } from '../common/errors/error-kind.js';
+import { TtlCache } from '../common/cache/ttl-cache.js';
+import { OutboundHttp } from '../common/http/outbound-http.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { KeysService } from '../keys/keys.service.js';
+import { ClientAuthenticator } from '../oauth/client-auth/client-authenticator.js';
+import { IntrospectionService } from '../oauth/introspection/introspection.service.js';
+import { AcpDecisionsService } from '../policies/acp-decisions.service.js';
+import { SessionsService } from '../self-service/sessions/sessions.service.js';
+import { TuplesService } from '../tuples/tuples.service.js';
+import { DecisionsError } from './decisions.errors.js';
+import type { AuthenticatedClient, DecisionPorts, OutboundAnswer, TokenIntrospection } from './pipeline/decision-ports.js';
+
+/** The key set the id_token mutator signs with, created at first start; its public keys at the listeners' JWKS. */
+export const ID_TOKEN_MUTATOR_SET = 'decisions.id-token';
+
+/** Remote key sets are kept this long, as Oathkeeper keeps fetched credentials. */
+const REMOTE_JWKS_TTL_MS = 30_000;
+
+/**
+ * The pipeline's ports wired to the other contexts' exported services, in process (sessions, our
+ * introspection and client authentication, tuples, ACP policies, keys), and to the outbound client
+ * for URLs that are not ours.
+ */
+@Injectable()
+export class DecisionPortsAdapter implements DecisionPorts {
+  readonly issuer: string;
+  private readonly ownOrigins: ReadonlySet<string>;
+  private readonly remoteKeySets = new TtlCache<string, JWTVerifyGetKey>({ ttlMs: REMOTE_JWKS_TTL_MS, maxEntries: 1000 });
+  private ownKeySet: { readonly etag: string; readonly keys: JWTVerifyGetKey } | undefined;
+  private mutatorJwks: { readonly source: unknown; readonly body: string } | undefined;
+  private readonly parsedSessions = new WeakMap<object, Readonly<Record<string, unknown>>>();
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly sessions: SessionsService,
+    private readonly introspection: IntrospectionService,
+    private readonly clientAuthenticator: ClientAuthenticator,
+    private readonly tuples: TuplesService,
+    private readonly policies: AcpDecisionsService,
+    private readonly keys: KeysService,
+    private readonly outbound: OutboundHttp,
+  ) {
+    this.issuer = config.urls.issuer;
+    const origins = new Set([new URL(config.urls.issuer).origin]);
+    const ports = [config.http.publicPort, config.http.adminPort, config.http.proxyPort].filter((port) => port !== undefined);
+    for (const host of new Set(['localhost', '127.0.0.1', '[::1]', config.http.host])) {
+      for (const port of ports) origins.add(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`);
+    }
+    this.ownOrigins = origins;
+  }
+
+  isOwnUrl(url: string): boolean {
+    try {
+      return this.ownOrigins.has(new URL(url).origin);
+    } catch {
+      return false;
+    }
+  }
+
+  async session(token: string): Promise<Readonly<Record<string, unknown>> | undefined> {
+    const found = await this.sessions.whoami(token);
+    if (found === undefined) return undefined;
+    // A whoami cache hit returns the same entry object: its parsed form is kept beside it (and goes with it).
+    let parsed = this.parsedSessions.get(found);
+    if (parsed === undefined) {
+      parsed = JSON.parse(found.body) as Record<string, unknown>;
+      this.parsedSessions.set(found, parsed);
+    }
+    return parsed;
+  }
+
+  introspect(token: string): Promise<TokenIntrospection> {
+    // The gateway judges with the service's own authority, as the admin API does: any audience.
+    return this.introspection.introspect(token, [], { kind: 'admin' });
+  }
+
+  async authenticateClient(clientId: string, secret: string): Promise<AuthenticatedClient | undefined> {
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+    try {
+      const client = await this.clientAuthenticator.authenticate(basic, {});
+      return { clientId: client.id, grantTypes: client.grantTypes, scope: client.scope.split(' ').filter((scope) => scope !== '') };
+    } catch (error) {
+      if (error instanceof AppError && error.kind !== ErrorKind.Internal && error.kind !== ErrorKind.Unavailable) return undefined;
+      throw error;
+    }
+  }
+
+  checkTuple(namespace: string, object: string, relation: string, subject: string): Promise<boolean> {
+    return this.tuples.check({ namespace, object, relation, subject } as Parameters<TuplesService['check']>[0]);
+  }
+
+  policyAllowed(
+    flavor: string,
+    request: { action: string; resource: string; subject: string; context: Record<string, unknown> },
+  ): Promise<boolean> {
+    return this.policies.allowed(flavor as Parameters<AcpDecisionsService['allowed']>[0], request);
+  }
+
+  async signIdToken(claims: Readonly<Record<string, unknown>>): Promise<string> {
+    const key = await this.keys.signingKey(ID_TOKEN_MUTATOR_SET);
+    return new SignJWT({ ...claims }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' }).sign(key.key);
+  }
+
+  /** The mutator's public keys as a JWKS document, serialised once per key change. */
+  async mutatorJwksBody(): Promise<string> {
+    const keys = await this.keys.verificationKeys(ID_TOKEN_MUTATOR_SET);
+    if (this.mutatorJwks?.source === keys) return this.mutatorJwks.body;
+    const jwks = await Promise.all(keys.map(async (key) => ({ ...(await exportJWK(key.key)), kid: key.kid, alg: key.alg, use: 'sig' })));
+    const body = JSON.stringify({ keys: jwks });
+    this.mutatorJwks = { source: keys, body };
+    return body;
+  }
+
+  async verifyJwt(
+    token: string,
+    options: { jwksUrls: readonly string[]; algorithms: readonly string[] },
+  ): Promise<Record<string, unknown>> {
+    const keySets =
+      options.jwksUrls.length === 0 ? [await this.ownKeys()] : await Promise.all(options.jwksUrls.map((url) => this.remoteKeys(url)));
+    let lastError: unknown;
+    for (const keys of keySets) {
+      try {
+        const { payload } = await jwtVerify(token, keys, { algorithms: [...options.algorithms] });
+        return payload as Record<string, unknown>;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  async get(url: string, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer> {
+    return this.outbound.get(url, { headers });
+  }
+
+  async postJson(url: string, body: unknown, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer> {
+    return this.outbound.postJson(url, body, { headers });
+  }
+
+  async postForm(url: string, form: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer> {
+    return this.outbound.postForm(url, form, { headers });
+  }
+
+  /** Our published keys (the public JWKS) plus the id_token mutator's own. */
+  private async ownKeys(): Promise<JWTVerifyGetKey> {
+    const published = await this.keys.publicJwks();
+    const mutator = await this.mutatorJwksBody();
+    const etag = `${published.etag}|${mutator}`;
+    if (this.ownKeySet?.etag === etag) return this.ownKeySet.keys;
+    const set: JSONWebKeySet = {
+      keys: [...(JSON.parse(published.body) as JSONWebKeySet).keys, ...(JSON.parse(mutator) as JSONWebKeySet).keys],
+    };
+    const keys = createLocalJWKSet(set);
+    this.ownKeySet = { etag, keys };
+    return keys;
+  }
+
+  private async remoteKeys(url: string): Promise<JWTVerifyGetKey> {
+    const cached = this.remoteKeySets.get(url);
+    if (cached !== undefined) return cached;
+    let answer: OutboundAnswer;
+    try {
+      answer = await this.outbound.get(url);
+    } catch (error) {
+      throw DecisionsError.failed('A JWKS URL could not be fetched.', error);
+    }
+    if (answer.status !== 200) throw DecisionsError.failed(`A JWKS URL answered ${answer.status}.`);
+    let keys: JWTVerifyGetKey;
+    try {
+      keys = createLocalJWKSet(JSON.parse(answer.body.toString('utf8')) as JSONWebKeySet);
+    } catch (error) {
+      throw DecisionsError.failed('A JWKS URL did not answer with a key set.', error);
+    }
+    this.remoteKeySets.set(url, keys);
+    return keys;
+  }
+}

@@ -1,0 +1,72 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from '../common/errors/error-response.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { sendRefusal } from './decision-responder.js';
+import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
+import { DecisionsService } from './decisions.service.js';
+import { PeerList } from './peer-list.js';
+import { judgedRequest } from './request-normalisation.js';
+import { PASS_THROUGH_METHODS, withRawBodies } from './raw-body-scope.js';
+
+const PREFIX = '/decisions';
+
+/**
+ * `/decisions` and every path under it, any method, on the admin listener (Oathkeeper's API port):
+ * judges `METHOD scheme://Host/<path after /decisions>` and answers 200 with the mutators' headers,
+ * or the rule's error handler's answer. A route of its own kind: it carries the end user's
+ * credentials, not an admin's, so it takes no admin token; only peers in DECISIONS_ALLOWED_PEERS may
+ * call it. A plain Fastify route, because gateways call it on every request they pass; the route
+ * audit sees only Nest controllers, so like the other plain routes it is reviewed by hand
+ * (docs/architecture.md lists it with its kind).
+ */
+@Injectable()
+export class DecisionRoute implements OnModuleInit {
+  private readonly allowedPeers: PeerList;
+  private readonly trustedProxies: PeerList;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly decisions: DecisionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.allowedPeers = new PeerList(config.decisions.allowedPeers, 'DECISIONS_ALLOWED_PEERS');
+    this.trustedProxies = new PeerList(config.decisions.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
+  }
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    withRawBodies(fastify, (scope) => {
+      for (const url of [PREFIX, `${PREFIX}/*`]) {
+        scope.route({
+          method: [...PASS_THROUGH_METHODS],
+          url,
+          exposeHeadRoute: false,
+          constraints: { listener: 'admin' },
+          errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+          handler: (request, reply) => this.handle(request, reply),
+        });
+      }
+    });
+  }
+
+  private async handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    if (!this.allowedPeers.includes(request.raw.socket)) {
+      throw new DecisionsError(DecisionsErrorCode.PeerNotAllowed, 'This peer may not call the decision API.');
+    }
+    const rawUrl = request.raw.url ?? PREFIX;
+    const start = rawUrl.startsWith('/admin/') ? '/admin'.length + PREFIX.length : PREFIX.length;
+    const judged = judgedRequest(request, {
+      pathAndQuery: rawUrl.slice(start) || '/',
+      trustedProxies: this.trustedProxies,
+      scheme: 'http',
+      forwardedRequest: true,
+    });
+    const decision = await this.decisions.decide(judged, 'admin');
+    if (!decision.allowed) return sendRefusal(request, reply, decision.outcome, this.config.errors.exposeInternal);
+    void reply.header('cache-control', 'no-store');
+    for (const [name, value] of Object.entries(decision.session.Header)) void reply.header(name, value);
+    return reply.status(200).send();
+  }
+}

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { OutboundHttp } from '../common/http/outbound-http.js';
+import { KeysModule } from '../keys/keys.module.js';
+import { OAuthModule } from '../oauth/oauth.module.js';
+import { PoliciesModule } from '../policies/policies.module.js';
+import { RulesModule } from '../rules/index.js';
+import { SelfServiceModule } from '../self-service/self-service.module.js';
+import { TuplesModule } from '../tuples/tuples.module.js';
+import { DecisionPortsAdapter } from './decision-ports.adapter.js';
+import { DecisionRoute } from './decision.route.js';
+import { DecisionsJwksRoute } from './decisions-jwks.route.js';
+import { DecisionsService } from './decisions.service.js';
+import { ProxyRoute } from './proxy.route.js';
+
+/** The decision pipeline, the decision API (admin listener), the reverse proxy and its JWKS. */
+@Module({
+  imports: [RulesModule, OAuthModule, SelfServiceModule, TuplesModule, PoliciesModule, KeysModule],
+  providers: [DecisionsService, DecisionPortsAdapter, OutboundHttp, DecisionRoute, ProxyRoute, DecisionsJwksRoute],
+  exports: [DecisionsService],
+})
+export class DecisionsModule {}

@@ -1,0 +1,119 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import replyFrom from '@fastify/reply-from';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from '../common/errors/error-response.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { RuleUpstream } from '../rules/index.js';
+import { sendRefusal } from './decision-responder.js';
+import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
+import { DecisionsService } from './decisions.service.js';
+import { PeerList } from './peer-list.js';
+import { PASS_THROUGH_METHODS, withRawBodies } from './raw-body-scope.js';
+import { judgedRequest } from './request-normalisation.js';
+
+/**
+ * The reverse proxy (PROXY_PORT): every request on the proxy listener is judged by the rule it
+ * matches, and an allowed one is forwarded to the rule's upstream with the mutators' headers, its body
+ * streamed both ways by @fastify/reply-from (undici). The path forwarded is the normalised one the
+ * rule judged, never the raw one. An upstream that is down or too slow is a 502 in the access family's
+ * shape; nothing is retried (a request may not be safe to send twice).
+ */
+@Injectable()
+export class ProxyRoute implements OnModuleInit {
+  private readonly trustedProxies: PeerList;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly decisions: DecisionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.trustedProxies = new PeerList(config.decisions.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
+  }
+
+  onModuleInit(): void {
+    if (this.config.http.proxyPort === undefined) return;
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const timeout = this.config.decisions.proxyTimeoutMs;
+    withRawBodies(fastify, (scope) => {
+      void scope.register(replyFrom, {
+        undici: { connections: 128, connectTimeout: timeout, headersTimeout: timeout, bodyTimeout: timeout },
+        retryMethods: [],
+        maxRetriesOn503: 0,
+        disableRequestLogging: true,
+      });
+      for (const url of ['/', '/*']) {
+        scope.route({
+          method: [...PASS_THROUGH_METHODS],
+          url,
+          exposeHeadRoute: false,
+          constraints: { listener: 'proxy' },
+          errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+          handler: (request, reply) => this.handle(request, reply),
+        });
+      }
+    });
+  }
+
+  private async handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const judged = judgedRequest(request, {
+      pathAndQuery: request.raw.url ?? '/',
+      trustedProxies: this.trustedProxies,
+      scheme: 'http',
+      forwardedRequest: false,
+    });
+    const decision = await this.decisions.decide(judged, 'proxy');
+    if (!decision.allowed) return sendRefusal(request, reply, decision.outcome, this.config.errors.exposeInternal);
+    const upstream = decision.rule.upstream;
+    if (upstream.url === '') throw new DecisionsError(DecisionsErrorCode.NoUpstream, `Rule ${decision.rule.id} defines no upstream URL.`);
+    const target = backendUrl(upstream, judged.url);
+    const mutated = decision.session.Header;
+    const peer = request.raw.socket.remoteAddress ?? '';
+    return reply.from(target.href, {
+      rewriteRequestHeaders: (_request, headers) => {
+        const out: IncomingHttpHeaders = { ...(headers as IncomingHttpHeaders) };
+        // Hop-by-hop headers are the client's connection's, not the upstream's (undici refuses some).
+        for (const name of HOP_BY_HOP) delete out[name];
+        for (const [name, value] of Object.entries(mutated)) out[name.toLowerCase()] = value;
+        out.host = upstream.preserve_host ? judged.url.host : target.host;
+        const forwardedFor = out['x-forwarded-for'];
+        out['x-forwarded-for'] =
+          judged.remoteAddress === peer && forwardedFor === undefined ? peer : [forwardedFor, peer].filter(Boolean).join(', ');
+        out['x-forwarded-proto'] = judged.url.protocol.slice(0, -1);
+        out['x-forwarded-host'] = judged.url.host;
+        return out;
+      },
+      onError: (_failed, { error }) => {
+        sendError(
+          request,
+          reply,
+          new DecisionsError(DecisionsErrorCode.UpstreamUnavailable, 'The upstream did not answer.', { cause: error }),
+          this.config.errors.exposeInternal,
+        );
+      },
+    });
+  }
+}
+
+const HOP_BY_HOP = ['keep-alive', 'proxy-connection', 'upgrade', 'proxy-authorization'];
+
+/**
+ * Oathkeeper's backend URL: the upstream's path joined with the request's, then the first occurrence
+ * of `/<strip_path>` removed; the query kept.
+ */
+export function backendUrl(upstream: RuleUpstream, requested: URL): URL {
+  const base = new URL(upstream.url);
+  const joined = `/${trimSlashes(`/${trimSlashes(base.pathname)}/${requested.pathname.replace(/^\/+/, '')}`)}`;
+  const strip =
+    upstream.strip_path === undefined || trimSlashes(upstream.strip_path) === '' ? undefined : `/${trimSlashes(upstream.strip_path)}`;
+  const path = strip === undefined ? joined : joined.replace(strip, '') || '/';
+  const target = new URL(base.origin);
+  target.pathname = path.startsWith('/') ? path : `/${path}`;
+  target.search = requested.search;
+  return target;
+}
+
+function trimSlashes(value: string): string {
+  return value.replace(/^\/+|\/+$/g, '');
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { backendUrl } from './proxy.route.js';
+import { normalisePath } from './request-normalisation.js';
+
+describe('normalisePath', () => {
+  it.each([
+    ['/', '/'],
+    ['/a/b', '/a/b'],
+    ['/a/../b', '/b'],
+    ['/a/%2e%2e/b', '/b'],
+    ['/a/%2E%2e/b', '/b'],
+    ['/a/./b', '/a/b'],
+    ['/a/%2e/b', '/a/b'],
+    ['//a///b', '/a/b'],
+    ['/../../etc/passwd', '/etc/passwd'],
+    ['/a/b/', '/a/b/'],
+    ['/a/%2fb', '/a/%2fb'],
+    ['/a/..%2fb', '/a/..%2fb'],
+    ['/a/...', '/a/...'],
+  ])('%s → %s', (input, expected) => {
+    expect(normalisePath(input)).toBe(expected);
+  });
+});
+
+describe('backendUrl (Oathkeeper ConfigureBackendURL)', () => {
+  const url = (path: string) => new URL(`http://app.test${path}`);
+
+  it('joins the upstream path and the request path, keeping the query', () => {
+    expect(backendUrl({ url: 'http://up:8080/base/', preserve_host: false }, url('/api/x?q=1')).href).toBe('http://up:8080/base/api/x?q=1');
+    expect(backendUrl({ url: 'http://up:8080', preserve_host: false }, url('/')).href).toBe('http://up:8080/');
+  });
+
+  it('removes the first occurrence of strip_path', () => {
+    expect(backendUrl({ url: 'http://up', strip_path: '/api', preserve_host: false }, url('/api/x')).href).toBe('http://up/x');
+    expect(backendUrl({ url: 'http://up', strip_path: 'api/', preserve_host: false }, url('/api')).href).toBe('http://up/');
+    expect(backendUrl({ url: 'http://up/v1', strip_path: '/api', preserve_host: false }, url('/api/api/x')).href).toBe(
+      'http://up/v1/api/x',
+    );
+  });
+});

@@ -1,0 +1,81 @@
+import type { FastifyRequest } from 'fastify';
+import { requestCookies } from '../common/http/cookies.js';
+import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
+import type { JudgedRequest } from './pipeline/authentication-session.js';
+import type { PeerList } from './peer-list.js';
+
+/**
+ * A request path made canonical before any rule sees it, so that `/public/../admin`,
+ * `/public/%2e%2e/admin` and `//admin` are judged as `/admin`, the path every server behind the
+ * gate resolves them to: empty segments dropped, percent-encoded dots decoded, `.` and `..` resolved
+ * (never above the root). Other percent-encodings stay as they are.
+ */
+export function normalisePath(path: string): string {
+  const segments: string[] = [];
+  for (const raw of path.split('/')) {
+    const segment = raw.replace(/%2e/gi, '.');
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(raw);
+  }
+  const trailing = path.length > 1 && path.endsWith('/') && segments.length > 0 ? '/' : '';
+  return `/${segments.join('/')}${trailing}`;
+}
+
+export interface JudgedRequestOptions {
+  /** The path and query to judge (for /decisions: what follows the prefix). */
+  readonly pathAndQuery: string;
+  readonly trustedProxies: PeerList;
+  /** TLS is terminated in front of the service, so the listener's own scheme is always http. */
+  readonly scheme: 'http';
+  /**
+   * Whether a trusted proxy may name the request to judge (X-Forwarded-Method and -Uri): yes for the
+   * decision API, which judges a request it does not forward; no for the proxy, which forwards what
+   * it judged.
+   */
+  readonly forwardedRequest: boolean;
+}
+
+/**
+ * The request as the pipeline judges it. `X-Forwarded-Method`, `-Proto`, `-Host`, `-Uri` and `-For`
+ * are read only when the TCP peer is a trusted proxy (DECISIONS_TRUSTED_PROXIES); from anyone else
+ * they are ignored, so a client cannot talk its way into another rule.
+ */
+export function judgedRequest(request: FastifyRequest, options: JudgedRequestOptions): JudgedRequest {
+  const peer = request.raw.socket.remoteAddress ?? '';
+  const trusted = options.trustedProxies.includes(request.raw.socket);
+  const forwarded = (name: string): string | undefined => {
+    if (!trusted) return undefined;
+    const value = request.headers[name];
+    const first = Array.isArray(value) ? value[0] : value;
+    return first === undefined || first === '' ? undefined : first;
+  };
+  const method = ((options.forwardedRequest ? forwarded('x-forwarded-method') : undefined) ?? request.method).toUpperCase();
+  const proto = forwarded('x-forwarded-proto')?.split(',', 1)[0]?.trim().toLowerCase();
+  const scheme = proto === 'https' || proto === 'http' ? proto : options.scheme;
+  const host = forwarded('x-forwarded-host')?.split(',', 1)[0]?.trim() ?? request.headers.host ?? '';
+  const pathAndQuery = (options.forwardedRequest ? forwarded('x-forwarded-uri') : undefined) ?? options.pathAndQuery;
+  const [rawPath = '/', ...query] = pathAndQuery.split('?');
+  try {
+    decodeURIComponent(rawPath);
+  } catch (error) {
+    throw new DecisionsError(DecisionsErrorCode.InvalidRequest, 'The request path holds a malformed percent-encoding.', { cause: error });
+  }
+  let url: URL;
+  try {
+    url = new URL(`${scheme}://${host}`);
+    if (url.pathname !== '/' || url.username !== '' || url.password !== '' || url.search !== '') throw new Error('not a bare host');
+    url.pathname = normalisePath(rawPath.startsWith('/') ? rawPath : `/${rawPath}`);
+    url.search = query.length === 0 ? '' : `?${query.join('?')}`;
+  } catch (error) {
+    throw new DecisionsError(DecisionsErrorCode.InvalidRequest, 'The request names no valid host and path to judge.', { cause: error });
+  }
+  const clientAddress = forwarded('x-forwarded-for')?.split(',', 1)[0]?.trim();
+  return {
+    method,
+    url,
+    headers: request.headers,
+    remoteAddress: clientAddress ?? peer,
+    readCookies: () => requestCookies(request),
+  };
+}
