@@ -1,3 +1,4 @@
+import { wildcardMatches } from '../common/oidc/scope-wildcard.js';
 import type { OAuth2Config } from '../config/app-config.js';
 
 /** What decides whether a granted scope list allows a scope: the strategy and the privileged scopes. */
@@ -21,14 +22,4 @@ export function scopeAllowed(rules: ScopeRules, granted: readonly string[], scop
 /** Whether every requested scope is allowed by the granted ones. */
 export function scopesCovered(rules: ScopeRules, granted: readonly string[], requested: readonly string[]): boolean {
   return requested.every((scope) => scopeAllowed(rules, granted, scope));
-}
-
-function wildcardMatches(matcher: readonly string[], needle: readonly string[]): boolean {
-  if (matcher.length > needle.length) return false;
-  return matcher.every((part, index) => {
-    const other = needle[index]!;
-    const last = index === matcher.length - 1;
-    if (last && matcher.length !== needle.length) return part === '*' && other !== '';
-    return part === '*' ? other !== '' : part === other;
-  });
 }

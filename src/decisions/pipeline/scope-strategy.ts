@@ -1,3 +1,4 @@
+import { wildcardMatches } from '../../common/oidc/scope-wildcard.js';
 /** Oathkeeper's scope strategies (fosite's): how a required scope is matched against granted ones. */
 export type ScopeStrategy = 'hierarchic' | 'exact' | 'wildcard' | 'none';
 
@@ -16,16 +17,6 @@ export function scopeGranted(strategy: ScopeStrategy, granted: readonly string[]
     case 'wildcard':
       return granted.some((scope) => wildcardMatches(scope.split('.'), required.split('.')));
   }
-}
-
-function wildcardMatches(matcher: readonly string[], needle: readonly string[]): boolean {
-  if (matcher.length > needle.length) return false;
-  return matcher.every((part, index) => {
-    const other = needle[index]!;
-    const last = index === matcher.length - 1;
-    if (last && matcher.length !== needle.length) return part === '*' && other !== '';
-    return part === '*' ? other !== '' : part === other;
-  });
 }
 
 export function allScopesGranted(strategy: ScopeStrategy, granted: readonly string[], required: readonly string[]): boolean {

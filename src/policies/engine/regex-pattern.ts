@@ -1,9 +1,8 @@
+import { balancedGroups, splitDelimited } from '../../common/regex/delimited-pattern.js';
 import { escapeRegExp, literalPattern, type CompiledPattern } from './compiled-pattern.js';
 import { compileLinearRegExp, regExpProblem } from '../../common/regex/linear-regexp.js';
 import { PatternSyntaxError } from './pattern-syntax.error.js';
 import { stickyMatcher } from './sticky-matcher.js';
-
-type TemplatePart = { readonly literal: string } | { readonly expression: string };
 
 /**
  * The `regex` flavor (Keto v0.5 / ladon): regular expressions live between `<` and `>`, everything
@@ -18,7 +17,8 @@ type TemplatePart = { readonly literal: string } | { readonly expression: string
  * sticky expression (see sticky-matcher.ts).
  */
 export function compileRegexPattern(pattern: string): CompiledPattern {
-  const parts = splitTemplate(pattern);
+  const parts = splitDelimited(pattern);
+  if (parts === undefined) throw new PatternSyntaxError('unbalanced "<" and ">"');
   if (!parts.some((part) => 'expression' in part)) return literalPattern(pattern);
   const first = parts[0];
   const prefix = first !== undefined && 'literal' in first ? first.literal : '';
@@ -43,54 +43,4 @@ function tryCompile(source: string, where: string, flags = ''): RegExp {
   } catch (error) {
     throw new PatternSyntaxError(`${where}${regExpProblem(error)}`);
   }
-}
-
-/** ladon's delimiter scan: top-level `<...>` pairs, nested pairs kept inside; unbalanced is an error. */
-function splitTemplate(pattern: string): TemplatePart[] {
-  const parts: TemplatePart[] = [];
-  let level = 0;
-  let start = 0;
-  for (let i = 0; i < pattern.length; i += 1) {
-    const char = pattern[i];
-    if (char === '<') {
-      level += 1;
-      if (level === 1) {
-        if (i > start) parts.push({ literal: pattern.slice(start, i) });
-        start = i + 1;
-      }
-    } else if (char === '>') {
-      level -= 1;
-      if (level === 0) {
-        parts.push({ expression: pattern.slice(start, i) });
-        start = i + 1;
-      } else if (level < 0) {
-        throw new PatternSyntaxError('unbalanced "<" and ">"');
-      }
-    }
-  }
-  if (level !== 0) throw new PatternSyntaxError('unbalanced "<" and ">"');
-  if (start < pattern.length) parts.push({ literal: pattern.slice(start) });
-  return parts;
-}
-
-/** Parentheses outside character classes and escapes never close more than they opened. */
-function balancedGroups(expression: string): boolean {
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < expression.length; i += 1) {
-    const char = expression[i];
-    if (char === '\\') {
-      i += 1;
-    } else if (inClass) {
-      if (char === ']') inClass = false;
-    } else if (char === '[') {
-      inClass = true;
-    } else if (char === '(') {
-      depth += 1;
-    } else if (char === ')') {
-      depth -= 1;
-      if (depth < 0) return false;
-    }
-  }
-  return depth === 0;
 }

@@ -1,3 +1,4 @@
+import { balancedGroups, type DelimitedPart, splitDelimited } from '../../common/regex/delimited-pattern.js';
 import { compileLinearRegExp, regExpProblem } from '../../common/regex/linear-regexp.js';
 import type { MatchingStrategy } from '../access-rule.js';
 
@@ -17,7 +18,7 @@ export class UrlPatternError extends Error {
   override readonly name = 'UrlPatternError';
 }
 
-type Part = { readonly literal: string } | { readonly expression: string };
+type Part = DelimitedPart;
 
 const NO_CAPTURES: readonly string[] = Object.freeze([]);
 
@@ -35,6 +36,7 @@ const NO_CAPTURES: readonly string[] = Object.freeze([]);
  */
 export function compileUrlPattern(source: string, strategy: MatchingStrategy): UrlPattern {
   const parts = splitDelimited(source);
+  if (parts === undefined) throw new UrlPatternError('unbalanced "<" and ">"');
   if (!parts.some((part) => 'expression' in part)) {
     return { source, prefixes: [source], literal: true, exec: (url) => (url === source ? NO_CAPTURES : undefined) };
   }
@@ -90,55 +92,6 @@ function compile(source: string, where: string): RegExp {
   } catch (error) {
     throw new UrlPatternError(`${where}${regExpProblem(error)}`);
   }
-}
-
-/** Top-level `<...>` pairs; nested pairs stay inside their expression; unbalanced is an error. */
-function splitDelimited(pattern: string): Part[] {
-  const parts: Part[] = [];
-  let level = 0;
-  let start = 0;
-  for (let i = 0; i < pattern.length; i += 1) {
-    const char = pattern[i];
-    if (char === '<') {
-      level += 1;
-      if (level === 1) {
-        if (i > start) parts.push({ literal: pattern.slice(start, i) });
-        start = i + 1;
-      }
-    } else if (char === '>') {
-      level -= 1;
-      if (level < 0) throw new UrlPatternError('unbalanced "<" and ">"');
-      if (level === 0) {
-        parts.push({ expression: pattern.slice(start, i) });
-        start = i + 1;
-      }
-    }
-  }
-  if (level !== 0) throw new UrlPatternError('unbalanced "<" and ">"');
-  if (start < pattern.length) parts.push({ literal: pattern.slice(start) });
-  return parts;
-}
-
-/** Parentheses outside character classes and escapes never close more than they opened. */
-function balancedGroups(expression: string): boolean {
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < expression.length; i += 1) {
-    const char = expression[i];
-    if (char === '\\') {
-      i += 1;
-    } else if (inClass) {
-      if (char === ']') inClass = false;
-    } else if (char === '[') {
-      inClass = true;
-    } else if (char === '(') {
-      depth += 1;
-    } else if (char === ')') {
-      depth -= 1;
-      if (depth < 0) return false;
-    }
-  }
-  return depth === 0;
 }
 
 /** A glob without separators as a regular-expression body; every construct has star height one at most. */
