@@ -215,14 +215,18 @@ describe('rules admin API', () => {
       json: aRuleDocument('validated', 'https://validated.example/', { authorizer: { handler: 'forbidden-here' } }),
     });
     expect(response.status).toBe(400);
-    expect(response.body.details).toEqual([{ problems: [{ path: 'authorizer.handler', message: 'unknown authorizer' }] }]);
+    // The decision pipeline's own validator refuses the unknown handler too; the probe's problem is among them.
+    expect((response.body.details as { problems: unknown[] }[])[0]!.problems).toContainEqual({
+      path: 'authorizer.handler',
+      message: 'unknown authorizer',
+    });
     expect((await a.admin.get('/rules/validated')).status).toBe(404);
   });
 
   it('stores rules sealed: a handler credential is never in the row, and a row moved to another id does not load', async () => {
     const secret = 'introspection-client-secret-0123456789';
     const body = aRuleDocument('sealed', 'https://sealed.example/', {
-      authenticators: [{ handler: 'oauth2_introspection', config: { pre_authorization: { enabled: true, client_secret: secret } } }],
+      mutators: [{ handler: 'header', config: { headers: { 'X-Api-Key': secret } } }],
     });
     expect((await a.admin.put('/rules/sealed', { json: body })).status).toBe(201);
     const rows = await queryDatabase<{ row: string }>(
@@ -232,11 +236,8 @@ describe('rules admin API', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.row).not.toContain(secret);
     expect(rows[0]!.row).not.toContain('sealed.example');
-    expect(
-      ((await a.admin.get<AccessRule>('/rules/sealed')).body.authenticators[0]!.config as Record<string, unknown>)['pre_authorization'],
-    ).toEqual({
-      enabled: true,
-      client_secret: secret,
+    expect(((await a.admin.get<AccessRule>('/rules/sealed')).body.mutators[0]!.config as Record<string, unknown>)['headers']).toEqual({
+      'X-Api-Key': secret,
     });
 
     await queryDatabase(
