@@ -43,6 +43,9 @@ export async function bootApp(
       SECRETS_SYSTEM: TEST_SYSTEM_SECRET,
       ADMIN_TOKENS: TEST_ADMIN_TOKEN,
       LOG_LEVEL: 'silent',
+      // Caches are dropped every CACHE_MAX_STALENESS whatever else happens; tests that look at what a
+      // cache holds must not see that drop at a random moment. The bound has its own test, which sets it.
+      CACHE_MAX_STALENESS: '1h',
       ...env,
     },
     { quiet: true, extraModules: options.extraModules ?? [] },
