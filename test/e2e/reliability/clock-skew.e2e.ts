@@ -68,9 +68,9 @@ describe('client clock skew', () => {
 });
 
 /**
- * Request objects from a relying party whose clock is off: an `exp` just passed or an `nbf` just ahead
- * by the service's clock is within the tolerance and starts the flow; ten minutes either way is
- * refused as invalid_request_object, before any flow starts.
+ * Request objects from a relying party whose clock is off: an `exp` just passed, or an `nbf` or `iat`
+ * just ahead, by the service's clock is within the tolerance and starts the flow; ten minutes off is
+ * refused as invalid_request_object, before any flow starts (an `iat` in the future included).
  */
 describe('request object clock skew', () => {
   let app: TestApp;
@@ -144,6 +144,7 @@ describe('request object clock skew', () => {
   it.each([
     ['expired 10 min ago', { iat: -900, exp: -600 }],
     ['valid from 10 min ahead', { nbf: 600, exp: 900 }],
+    ['issued 10 min ahead', { iat: 600, exp: 900 }],
   ])('refuses an object %s', async (_label, times) => {
     expectRefused(await authorizeWith(times));
   });
