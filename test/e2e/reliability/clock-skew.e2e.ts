@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../../support/app.js';
+import { queryDatabase } from '../../support/database.js';
 import type { HttpResponse } from '../../support/http.js';
 import { createClient, expectOAuthError, token } from '../../support/oauth.js';
 import { freePort } from '../../support/process.js';
@@ -196,5 +197,57 @@ describe('webhook timestamp skew', () => {
     const response = await send(skew);
     expect(response.status, response.text).toBe(401);
     expect((response.body as { error: { id: string } }).error.id).toBe('stale_timestamp');
+  });
+});
+
+/**
+ * Self-service flows expire by the expiry the service stored, whoever's clock wrote it: a flow whose
+ * expiry is ten seconds away is still served and accepts a submission, one ten seconds past is gone
+ * (410 self_service_flow_expired) and its submission restarts with a fresh flow.
+ */
+describe('self-service flow expiry', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await bootApp();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  async function flowExpiringIn(seconds: number): Promise<string> {
+    const init = await app.public.get<{ id: string }>('/self-service/login/api');
+    expect(init.status, init.text).toBe(200);
+    await queryDatabase(app.databaseUrl, `UPDATE self_service_flows SET expires_at = $2 WHERE id = $1`, [
+      init.body.id,
+      new Date(Date.now() + seconds * 1000),
+    ]);
+    return init.body.id;
+  }
+
+  function submit(flowId: string): Promise<HttpResponse<{ id: string }>> {
+    return app.public.post<{ id: string }>(`/self-service/login?flow=${flowId}`, {
+      json: { method: 'password', password_identifier: 'nobody@example.com', password: 'not the password at all' },
+    });
+  }
+
+  it('serves a flow that expires in 10 s and takes its submission', async () => {
+    const flowId = await flowExpiringIn(10);
+    expect((await app.public.get(`/self-service/login/flows?id=${flowId}`)).status).toBe(200);
+    const response = await submit(flowId);
+    // Wrong credentials on the same flow, not a restart.
+    expect(response.status, response.text).toBe(400);
+    expect(response.body.id).toBe(flowId);
+  });
+
+  it('refuses a flow that expired 10 s ago and restarts its submission', async () => {
+    const flowId = await flowExpiringIn(-10);
+    const fetched = await app.public.get<{ error: { id: string } }>(`/self-service/login/flows?id=${flowId}`);
+    expect(fetched.status).toBe(410);
+    expect(fetched.body.error.id).toBe('self_service_flow_expired');
+    const response = await submit(flowId);
+    expect(response.status, response.text).toBe(302);
+    expect(response.body.id).not.toBe(flowId);
   });
 });
