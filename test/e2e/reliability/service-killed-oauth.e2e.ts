@@ -21,6 +21,8 @@ interface Flow {
   consentLocation?: string;
   code?: string;
   refreshToken?: string;
+  /** The access token issued with `refreshToken`. */
+  accessToken?: string;
   /** The request sent when the process died: its outcome is unknown to the client. */
   pending?: Promise<HttpResponse | undefined>;
 }
@@ -117,6 +119,7 @@ describe('the service killed during consent and token issuance', () => {
     const tokens = await exchange(flow);
     expect(tokens.status, tokens.text).toBe(200);
     flow.refreshToken = (tokens.body as { refresh_token: string }).refresh_token;
+    flow.accessToken = (tokens.body as { access_token: string }).access_token;
     flow.stage = 'refresh';
     return flow;
   }
@@ -168,6 +171,10 @@ describe('the service killed during consent and token issuance', () => {
     // The rotation committed but its answer was lost: the old token counts as reused.
     expect(again.status, again.text).toBe(400);
     expect((again.body as { error: string }).error).toBe('invalid_grant');
+    // Handled as a replay: the grant's tokens were revoked with it.
+    const introspection = await app.admin.post<{ active: boolean }>('/oauth2/introspect', { form: { token: flow.accessToken! } });
+    expect(introspection.status, introspection.text).toBe(200);
+    expect(introspection.body.active).toBe(false);
   }
 
   async function assertInvariants(): Promise<void> {
@@ -245,4 +252,34 @@ describe('the service killed during consent and token issuance', () => {
       await service.exited;
     }
   }, 150_000);
+
+  it('treats the refresh token of a rotation whose answer never reached the client as reused', async () => {
+    let service = await start();
+    try {
+      client = await registerClient(app, { redirect_uris: [CALLBACK] });
+      const flow = await prepare('refresh');
+      const rows = async (): Promise<Array<{ request_id: string; active: boolean }>> =>
+        queryDatabase(databaseUrl, `SELECT request_id, active FROM oauth2_refresh_tokens WHERE client_id = $1`, [client.client_id]);
+      expect(await rows()).toHaveLength(1);
+      // The rotation is sent and committed, but the client is gone before it reads the answer.
+      fire(flow);
+      while ((await rows()).length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      service.child.kill('SIGKILL');
+      await service.exited;
+      service = await start();
+
+      const again = await refresh(flow);
+      expect(again.status, again.text).toBe(400);
+      expect((again.body as { error: string }).error).toBe('invalid_grant');
+      // The whole chain is revoked: the refresh token the client never saw and the access token it holds.
+      expect((await rows()).filter((row) => row.active)).toEqual([]);
+      const introspection = await app.admin.post<{ active: boolean }>('/oauth2/introspect', { form: { token: flow.accessToken! } });
+      expect(introspection.status, introspection.text).toBe(200);
+      expect(introspection.body.active).toBe(false);
+      await assertInvariants();
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  }, 90_000);
 });
