@@ -253,6 +253,37 @@ describe('the service killed during consent and token issuance', () => {
     }
   }, 150_000);
 
+  it('lets a consent accept be retried after a kill, and each verifier yield one code at most', async () => {
+    let service = await start();
+    try {
+      client = await registerClient(app, { redirect_uris: [CALLBACK] });
+      const flow = await prepare('consent');
+      // The accept is answered but the consent app dies before passing the verifier on.
+      const firstRedirect = await flow.browser.acceptConsent(flow.consentLocation!, { grant_scope: ['openid', 'offline_access'] });
+      service.child.kill('SIGKILL');
+      await service.exited;
+      service = await start();
+
+      await finishConsent(flow);
+      const tokens = await exchange(flow);
+      expect(tokens.status, tokens.text).toBe(200);
+      // The flow is used: the earlier verifier yields no second code.
+      const replay = await flow.browser.get(firstRedirect);
+      expect(replay.status, replay.text).toBe(302);
+      const location = replay.headers.get('location')!;
+      expect(queryParam(location, 'error')).toBe('access_denied');
+      expect(queryParam(location, 'code')).toBeNull();
+      const codes = await queryDatabase(databaseUrl, `SELECT signature FROM oauth2_authorization_codes WHERE client_id = $1`, [
+        client.client_id,
+      ]);
+      expect(codes).toHaveLength(1);
+      await assertInvariants();
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  }, 90_000);
+
   it('treats the refresh token of a rotation whose answer never reached the client as reused', async () => {
     let service = await start();
     try {
