@@ -53,6 +53,11 @@ export class RequestObjectResolver {
     }
     const jwt = request ?? (await this.fetch(client, requestUri!));
     const payload = await this.verify(jwt, client);
+    // jose checks iat only against a maximum age, so an object "issued" far in the future would pass:
+    // it comes from a clock off beyond the tolerance that exp and nbf already get, and is refused as they are.
+    if (typeof payload.iat === 'number' && payload.iat > Math.floor(Date.now() / 1000) + CLOCK_TOLERANCE_SECONDS) {
+      throw invalidObject('The request object iat is in the future.');
+    }
     await this.refuseReplay(payload, client);
     return params.overriddenBy(parametersOf(payload, params));
   }

@@ -11,8 +11,9 @@ const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 /**
  * A client's jwks_uri down, failing or hanging while it authenticates with private_key_jwt: the
  * token request fails as `invalid_client` within the outbound timeout (never a 5xx, never a hang),
- * and works again once the receiver is back. (SMTP down: courier.e2e.ts; back-channel logout
- * receivers refusing or hanging: oauth-logout-channels.e2e.ts.)
+ * and works again once the receiver is back. (SMTP down: smtp-down.e2e.ts and courier.e2e.ts;
+ * back-channel logout receivers hanging: logout-receiver-hangs.e2e.ts, refusing or unreachable:
+ * oauth-logout-channels.e2e.ts.)
  */
 describe("a client's jwks_uri down or slow", () => {
   let app: TestApp;
