@@ -1,3 +1,6 @@
+// First: the linear-time RegExp fallback must be on before any pattern is compiled, whoever starts the
+// service (main.ts, the tests, the benchmarks).
+import './common/regex/linear-regexp.js';
 import 'reflect-metadata';
 import type { Type } from '@nestjs/common';
 import type { Logger } from 'pino';
