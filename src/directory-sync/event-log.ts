@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Page } from '../common/pagination/page.js';
+import { PeriodicJob } from '../common/scheduling/periodic-job.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConnectionsService } from './connections.service.js';
 import type { DirectoryEventEntity } from './entities/directory-event.entity.js';
@@ -13,9 +14,11 @@ import { SyncLedgerRepository } from './sync-ledger.repository.js';
  */
 @Injectable()
 export class EventLog implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('DirectorySync');
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private readonly janitor = new PeriodicJob(
+    new Logger('DirectorySync'),
+    { done: 'expired directory-sync log entries deleted', failed: 'directory-sync log purge failed' },
+    () => this.purge(),
+  );
 
   constructor(
     private readonly ledger: SyncLedgerRepository,
@@ -24,15 +27,11 @@ export class EventLog implements OnApplicationBootstrap, OnApplicationShutdown {
   ) {}
 
   onApplicationBootstrap(): void {
-    const seconds = this.config.webhooks.janitorIntervalSeconds;
-    if (seconds === 0) return;
-    this.timer = setInterval(() => void this.periodic(), seconds * 1000);
-    this.timer.unref();
+    this.janitor.start(this.config.webhooks.janitorIntervalSeconds);
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.janitor.stop();
   }
 
   /** 404 when the connection does not exist. */
@@ -51,19 +50,5 @@ export class EventLog implements OnApplicationBootstrap, OnApplicationShutdown {
       new Date(now.getTime() - eventRetentionSeconds * 1000),
       new Date(now.getTime() - 2 * toleranceSeconds * 1000),
     );
-  }
-
-  private async periodic(): Promise<void> {
-    // One run at a time: a slow run is not stacked on by the next tick.
-    if (this.running) return;
-    this.running = true;
-    try {
-      const counts = await this.purge();
-      this.logger.debug({ msg: 'expired directory-sync log entries deleted', ...counts });
-    } catch (error) {
-      this.logger.warn({ msg: 'directory-sync log purge failed', error: error instanceof Error ? error.message : String(error) });
-    } finally {
-      this.running = false;
-    }
   }
 }

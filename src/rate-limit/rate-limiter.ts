@@ -94,8 +94,9 @@ export class RateLimiter implements OnModuleInit {
   private async inflight(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (INFLIGHT_EXEMPT_METHODS.has(request.method)) return undefined;
     const path = requestPathOf(listenerOf(request.raw), request.originalUrl);
-    const rule = path === undefined ? undefined : inflightRuleFor(request.method, path);
-    if (path === undefined || rule === undefined) return undefined;
+    if (path === undefined) return undefined;
+    const rule = inflightRuleFor(request.method, path);
+    if (rule === undefined) return undefined;
     const key = this.inflightKey(rule, path, request);
     let token: string | undefined;
     try {
@@ -153,10 +154,7 @@ function inflightRuleFor(method: string, path: RequestPath): InflightRule | unde
 }
 
 /** `r` (requests left) and `t` (seconds until the window resets, or the block ends) of the RateLimit field. */
-function remaining(
-  limit: number,
-  record: { totalHits: number; timeToExpire: number; isBlocked: boolean; timeToBlockExpire: number },
-): string {
+function remaining(limit: number, record: StorageRecord): string {
   const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;
   return `r=${Math.max(0, limit - record.totalHits)};t=${Math.max(0, reset)}`;
 }

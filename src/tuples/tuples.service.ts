@@ -127,16 +127,17 @@ export class TuplesService {
 
   /**
    * Deletes the tuples of (namespace, object, relation), or only the one with `subject` when given.
-   * An empty `subject` is a 400, not "every subject": only leaving it out deletes them all.
+   * An empty `subject` is a 400, not "every subject": only leaving it out deletes them all. With
+   * `within`, in that transaction, which also carries the announcement.
    */
-  async delete(fields: SubjectSetFields & { readonly subject?: string }): Promise<void> {
+  async delete(fields: SubjectSetFields & { readonly subject?: string }, within?: EntityManager): Promise<void> {
     const namespace = this.knownNamespace(fields.namespace, 'namespace');
     const object = checkObject(fields.object, 'object');
     const relation = checkRelation(fields.relation, 'relation');
     const subjectKey = fields.subject === undefined ? undefined : this.subjectFilter(fields.subject);
     if (subjectKey === '') return;
     const namespaceId = this.namespaces.idOf(namespace)!;
-    await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey }, this.cache.invalidate);
+    await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey }, this.cache.invalidate, within);
   }
 
   /**
@@ -174,12 +175,7 @@ export class TuplesService {
    * transaction, which also carries the announcement.
    */
   async deleteWithin(manager: EntityManager, fields: SubjectSetFields & { readonly subject?: string }): Promise<void> {
-    const namespaceId = this.namespaces.idOf(this.knownNamespace(fields.namespace, 'namespace'))!;
-    const object = checkObject(fields.object, 'object');
-    const relation = checkRelation(fields.relation, 'relation');
-    const subjectKey = fields.subject === undefined ? undefined : this.subjectFilter(fields.subject);
-    if (subjectKey === '') return;
-    await this.repository.deleteMatching({ namespaceId, object, relation, subjectKey }, this.cache.invalidate, manager);
+    await this.delete(fields, manager);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { PeriodicJob } from '../../common/scheduling/periodic-job.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ConsentFlowService } from '../../consent/consent-flow.service.js';
 import { TokensRepository, type ExpiredCounts } from '../tokens/tokens.repository.js';
@@ -16,9 +17,9 @@ export interface JanitorCounts extends ExpiredCounts {
  */
 @Injectable()
 export class TokenJanitor implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Janitor');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<JanitorCounts> | undefined;
+  private readonly job = new PeriodicJob(new Logger('Janitor'), { done: 'expired rows deleted', failed: 'janitor run failed' }, () =>
+    this.flush(),
+  );
 
   constructor(
     private readonly repository: TokensRepository,
@@ -27,15 +28,11 @@ export class TokenJanitor implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
-    const seconds = this.config.oauth2.janitorIntervalSeconds;
-    if (seconds === 0) return;
-    this.timer = setInterval(() => void this.periodic(), seconds * 1000);
-    this.timer.unref();
+    this.job.start(this.config.oauth2.janitorIntervalSeconds);
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.job.stop();
   }
 
   /**
@@ -48,19 +45,5 @@ export class TokenJanitor implements OnApplicationBootstrap, OnApplicationShutdo
     // Tokens first: granted consents stay until their tokens are gone anyway.
     const tokens = await this.repository.deleteExpired(cutoff);
     return { ...tokens, consentFlows: await this.consentFlows.deleteExpired(cutoff) };
-  }
-
-  private async periodic(): Promise<void> {
-    // One run at a time: a slow run is not stacked on by the next tick.
-    if (this.running !== undefined) return;
-    this.running = this.flush();
-    try {
-      const counts = await this.running;
-      this.logger.debug({ msg: 'expired rows deleted', ...counts });
-    } catch (error) {
-      this.logger.warn({ msg: 'janitor run failed', error: error instanceof Error ? error.message : String(error) });
-    } finally {
-      this.running = undefined;
-    }
   }
 }
