@@ -5,8 +5,14 @@ import { BackchannelLogoutNotifier } from '../../src/oauth/logout/backchannel-lo
 import { bootApp, type TestApp } from '../support/app.js';
 import type { HttpResponse } from '../support/http.js';
 import { LogoutReceiver, type ReceivedRequest } from '../support/logout-receiver.js';
-import { OAuthBrowser, queryParam, registerClient, responseParams, type RegisteredClient } from '../support/oauth-browser.js';
-import { token } from '../support/oauth.js';
+import {
+  OAuthBrowser,
+  queryParam,
+  registerClient,
+  responseParams,
+  signInForIdToken,
+  type RegisteredClient,
+} from '../support/oauth-browser.js';
 
 /**
  * OpenID Connect Front-Channel and Back-Channel Logout, over real HTTP: relying parties' back-channel
@@ -62,28 +68,8 @@ function endpoint(): string {
 }
 
 /** Signs the browser in at `client` (the login is remembered, so a second client skips it); returns the ID token. */
-async function signIn(browser: OAuthBrowser, client: RegisteredClient, subject: string): Promise<string> {
-  const done = await browser.completeFlow(
-    {
-      client_id: client.client_id,
-      response_type: 'code',
-      redirect_uri: client.redirect_uris[0]!,
-      scope: 'openid',
-      state: 'state-0123456789',
-      nonce: `nonce-${randomBytes(6).toString('hex')}`,
-    },
-    { subject, remember: true, remember_for: 3600 },
-    { grant_scope: ['openid'] },
-  );
-  const tokens = await token(app, {
-    grant_type: 'authorization_code',
-    code: responseParams(done).get('code')!,
-    redirect_uri: client.redirect_uris[0]!,
-    client_id: client.client_id,
-    client_secret: client.client_secret!,
-  });
-  expect(tokens.status, tokens.text).toBe(200);
-  return tokens.body.id_token!;
+function signIn(browser: OAuthBrowser, client: RegisteredClient, subject: string): Promise<string> {
+  return signInForIdToken(app, browser, client, subject);
 }
 
 function subject(): string {

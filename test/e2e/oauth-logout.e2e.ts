@@ -6,8 +6,8 @@ import { KeysService } from '../../src/keys/keys.service.js';
 import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import type { HttpResponse } from '../support/http.js';
-import { OAuthBrowser, queryParam, registerClient, responseParams, type RegisteredClient } from '../support/oauth-browser.js';
-import { expectOAuthError, token } from '../support/oauth.js';
+import { OAuthBrowser, queryParam, registerClient, signInForIdToken, type RegisteredClient } from '../support/oauth-browser.js';
+import { expectOAuthError } from '../support/oauth.js';
 
 const ISSUER = 'https://id.example';
 const LOGOUT_APP = 'https://apps.example/logout';
@@ -45,27 +45,7 @@ interface Session {
 async function loggedIn(remember = true): Promise<Session> {
   const subject = `user-${randomBytes(6).toString('hex')}`;
   const browser = new OAuthBrowser(app);
-  const done = await browser.completeFlow(
-    {
-      client_id: client.client_id,
-      response_type: 'code',
-      redirect_uri: client.redirect_uris[0]!,
-      scope: 'openid',
-      state: 'state-0123456789',
-      nonce: 'nonce-0123456789',
-    },
-    { subject, remember, remember_for: 3600 },
-    { grant_scope: ['openid'] },
-  );
-  const tokens = await token(app, {
-    grant_type: 'authorization_code',
-    code: responseParams(done).get('code')!,
-    redirect_uri: client.redirect_uris[0]!,
-    client_id: client.client_id,
-    client_secret: client.client_secret!,
-  });
-  expect(tokens.status, tokens.text).toBe(200);
-  const idToken = tokens.body.id_token!;
+  const idToken = await signInForIdToken(app, browser, client, subject, { remember, nonce: 'nonce-0123456789' });
   const sid = decodeJwt(idToken)['sid'];
   expect(typeof sid).toBe('string');
   return { browser, subject, idToken, sid: sid as string };

@@ -154,3 +154,31 @@ export async function exchangeCode(
     },
   });
 }
+
+/**
+ * Signs `browser` in at `client` with an openid-only code flow (remembered by default, so a later
+ * authorize at another client skips the login) and exchanges the code; returns the ID token.
+ */
+export async function signInForIdToken(
+  app: TestApp,
+  browser: OAuthBrowser,
+  client: RegisteredClient,
+  subject: string,
+  options: { remember?: boolean; nonce?: string } = {},
+): Promise<string> {
+  const done = await browser.completeFlow(
+    {
+      client_id: client.client_id,
+      response_type: 'code',
+      redirect_uri: client.redirect_uris[0]!,
+      scope: 'openid',
+      state: 'state-0123456789',
+      nonce: options.nonce ?? `nonce-${randomBytes(6).toString('hex')}`,
+    },
+    { subject, remember: options.remember ?? true, remember_for: 3600 },
+    { grant_scope: ['openid'] },
+  );
+  const tokens = await exchangeCode(app, client, responseParams(done).get('code')!);
+  expect(tokens.status, tokens.text).toBe(200);
+  return tokens.body['id_token'] as string;
+}

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackchannelLogoutNotifier } from '../../../src/oauth/logout/backchannel-logout.notifier.js';
 import { bootApp, type TestApp } from '../../support/app.js';
 import { LogoutReceiver } from '../../support/logout-receiver.js';
-import { OAuthBrowser, queryParam, registerClient, responseParams, type RegisteredClient } from '../../support/oauth-browser.js';
-import { token } from '../../support/oauth.js';
+import { OAuthBrowser, queryParam, registerClient, signInForIdToken, type RegisteredClient } from '../../support/oauth-browser.js';
 
 const LOGGED_OUT = 'https://apps.example/logged-out';
 
@@ -37,26 +36,7 @@ describe('a back-channel logout receiver that hangs', () => {
   });
 
   async function signIn(browser: OAuthBrowser, client: RegisteredClient, subject: string): Promise<void> {
-    const done = await browser.completeFlow(
-      {
-        client_id: client.client_id,
-        response_type: 'code',
-        redirect_uri: client.redirect_uris[0]!,
-        scope: 'openid',
-        state: 'state-0123456789',
-        nonce: `nonce-${randomBytes(6).toString('hex')}`,
-      },
-      { subject, remember: true, remember_for: 3600 },
-      { grant_scope: ['openid'] },
-    );
-    const tokens = await token(app, {
-      grant_type: 'authorization_code',
-      code: responseParams(done).get('code')!,
-      redirect_uri: client.redirect_uris[0]!,
-      client_id: client.client_id,
-      client_secret: client.client_secret!,
-    });
-    expect(tokens.status, tokens.text).toBe(200);
+    await signInForIdToken(app, browser, client, subject);
   }
 
   async function loginSkips(browser: OAuthBrowser, client: RegisteredClient): Promise<boolean> {
