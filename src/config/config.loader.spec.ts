@@ -3,18 +3,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../common/crypto/digest.js';
-import { ConfigError } from './config.error.js';
 import { loadConfig } from './config.loader.js';
-
-function keyOfError(env: Record<string, string>): string | undefined {
-  try {
-    loadConfig(env, '1.0.0');
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).key;
-  }
-}
+import { keyOfError } from '../../test/support/config.js';
 
 describe('loadConfig', () => {
   it('has safe defaults', () => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from './config.error.js';
 import { loadConfig } from './config.loader.js';
-
-function keyOfError(env: Record<string, string>): string | undefined {
-  try {
-    loadConfig(env, '1.0.0');
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).key;
-  }
-}
+import { keyOfError } from '../../test/support/config.js';
 
 describe('loadConfig: courier', () => {
   it('defaults: no SMTP (messages stay queued), a sender on the issuer host, 1 s interval, 5 attempts', () => {

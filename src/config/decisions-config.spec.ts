@@ -2,18 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from './config.error.js';
 import { loadConfig } from './config.loader.js';
-
-function keyOfError(env: Record<string, string>): string | undefined {
-  try {
-    loadConfig(env, '1.0.0');
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).key;
-  }
-}
+import { keyOfError } from '../../test/support/config.js';
 
 describe('loadConfig: decisions', () => {
   it('defaults: no pipeline settings, json fallback, no trusted proxy, loopback and private peers, 30 s proxy timeout', () => {

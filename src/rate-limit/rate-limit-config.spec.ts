@@ -2,18 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config/config.error.js';
 import { loadConfig } from '../config/config.loader.js';
-
-function keyOfError(env: Record<string, string>): string | undefined {
-  try {
-    loadConfig(env, '1.0.0');
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).key;
-  }
-}
+import { keyOfError } from '../../test/support/config.js';
 
 describe('rate-limit settings', () => {
   it('default to no project limits, the production environment and the project "default"', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inputProblem, MAX_INPUT_DEPTH } from './input-guard.js';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { inputProblem, installInputGuard, MAX_INPUT_DEPTH } from './input-guard.js';
 
 function nested(depth: number): unknown {
   let value: unknown = 1;
@@ -27,5 +28,27 @@ describe('inputProblem', () => {
   it('checks only the depth when strings are left to the route', () => {
     expect(inputProblem({ a: 'x\u0000' }, false)).toBeUndefined();
     expect(inputProblem(nested(MAX_INPUT_DEPTH + 1), false)).toMatch(/nested/);
+  });
+});
+
+describe('installInputGuard', () => {
+  async function guarded(): Promise<FastifyInstance> {
+    const fastify = Fastify();
+    installInputGuard(fastify, false);
+    fastify.all('/echo', async (request) => ({ query: request.query, body: request.body ?? null }));
+    await fastify.ready();
+    return fastify;
+  }
+
+  it('lets a request with no body and no query through, and refuses NUL in a body or a query', async () => {
+    const fastify = await guarded();
+    try {
+      expect((await fastify.inject({ method: 'GET', url: '/echo' })).statusCode).toBe(200);
+      expect((await fastify.inject({ method: 'POST', url: '/echo', payload: { a: 'b' } })).statusCode).toBe(200);
+      expect((await fastify.inject({ method: 'POST', url: '/echo', payload: { a: 'b\u0000' } })).statusCode).toBe(400);
+      expect((await fastify.inject({ method: 'GET', url: '/echo?a=b%00' })).statusCode).toBe(400);
+    } finally {
+      await fastify.close();
+    }
   });
 });

@@ -43,6 +43,11 @@ export function inputProblem(input: unknown, checkStrings = true): string | unde
  */
 export function installInputGuard(fastify: FastifyInstance, exposeInternal: boolean): void {
   fastify.addHook('preValidation', (request, reply, done) => {
+    // Most hot requests (whoami, check, discovery) carry no body and no query: skip the family lookup for them.
+    if (!hasMembers(request.body) && !hasMembers(request.query)) {
+      done();
+      return;
+    }
     const checkStrings = familyOf(listenerOf(request.raw), request.url.split('?', 1)[0] ?? '/') !== ErrorFamily.Access;
     for (const [part, input] of [
       ['body', request.body],
@@ -66,4 +71,12 @@ function isParsedContainer(value: unknown): value is object {
   if (value === null || typeof value !== 'object') return false;
   if (ArrayBuffer.isView(value)) return false;
   return typeof (value as { pipe?: unknown }).pipe !== 'function';
+}
+
+/** Whether there is anything to walk: a string body, or a parsed container with at least one member. */
+function hasMembers(input: unknown): boolean {
+  if (typeof input === 'string') return input.length > 0;
+  if (!isParsedContainer(input)) return false;
+  for (const _ in input) return true;
+  return false;
 }
