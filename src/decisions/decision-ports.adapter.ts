@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, exportJWK, jwtVerify, SignJWT, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { AppError } from '../common/errors/app-error.js';
@@ -5,7 +6,7 @@ import { ErrorKind } from '../common/errors/error-kind.js';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 import { OutboundHttp } from '../common/http/outbound-http.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { KeysService } from '../keys/keys.service.js';
+import { KeysService, type SerializedJwks } from '../keys/keys.service.js';
 import { ClientAuthenticator } from '../oauth/client-auth/client-authenticator.js';
 import { IntrospectionService } from '../oauth/introspection/introspection.service.js';
 import { AcpDecisionsService } from '../policies/acp-decisions.service.js';
@@ -31,7 +32,7 @@ export class DecisionPortsAdapter implements DecisionPorts {
   private readonly ownOrigins: ReadonlySet<string>;
   private readonly remoteKeySets = new TtlCache<string, JWTVerifyGetKey>({ ttlMs: REMOTE_JWKS_TTL_MS, maxEntries: 1000 });
   private ownKeySet: { readonly etag: string; readonly keys: JWTVerifyGetKey } | undefined;
-  private mutatorJwks: { readonly source: unknown; readonly body: string } | undefined;
+  private mutatorJwksCache: { readonly source: unknown; readonly jwks: SerializedJwks } | undefined;
   private readonly parsedSessions = new WeakMap<object, Readonly<Record<string, unknown>>>();
 
   constructor(
@@ -106,13 +107,15 @@ export class DecisionPortsAdapter implements DecisionPorts {
   }
 
   /** The mutator's public keys as a JWKS document, serialised once per key change. */
-  async mutatorJwksBody(): Promise<string> {
+  /** Serialised (and its ETag computed) once per key change: the key cache hands back the same array until then. */
+  async mutatorJwks(): Promise<SerializedJwks> {
     const keys = await this.keys.verificationKeys(ID_TOKEN_MUTATOR_SET);
-    if (this.mutatorJwks?.source === keys) return this.mutatorJwks.body;
-    const jwks = await Promise.all(keys.map(async (key) => ({ ...(await exportJWK(key.key)), kid: key.kid, alg: key.alg, use: 'sig' })));
-    const body = JSON.stringify({ keys: jwks });
-    this.mutatorJwks = { source: keys, body };
-    return body;
+    if (this.mutatorJwksCache?.source === keys) return this.mutatorJwksCache.jwks;
+    const members = await Promise.all(keys.map(async (key) => ({ ...(await exportJWK(key.key)), kid: key.kid, alg: key.alg, use: 'sig' })));
+    const body = JSON.stringify({ keys: members });
+    const jwks = { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+    this.mutatorJwksCache = { source: keys, jwks };
+    return jwks;
   }
 
   async verifyJwt(
@@ -148,7 +151,7 @@ export class DecisionPortsAdapter implements DecisionPorts {
   /** Our published keys (the public JWKS) plus the id_token mutator's own. */
   private async ownKeys(): Promise<JWTVerifyGetKey> {
     const published = await this.keys.publicJwks();
-    const mutator = await this.mutatorJwksBody();
+    const mutator = (await this.mutatorJwks()).body;
     const etag = `${published.etag}|${mutator}`;
     if (this.ownKeySet?.etag === etag) return this.ownKeySet.keys;
     const set: JSONWebKeySet = {
