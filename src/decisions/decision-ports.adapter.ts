@@ -169,7 +169,7 @@ export class DecisionPortsAdapter implements DecisionPorts {
     try {
       answer = await this.outbound.get(url);
     } catch (error) {
-      throw DecisionsError.failed('A JWKS URL could not be fetched.', error);
+      throw DecisionsError.unreachable('A JWKS URL could not be fetched.', error);
     }
     if (answer.status !== 200) throw DecisionsError.failed(`A JWKS URL answered ${answer.status}.`);
     let keys: JWTVerifyGetKey;
