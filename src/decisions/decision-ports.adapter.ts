@@ -30,7 +30,7 @@ const REMOTE_JWKS_TTL_MS = 30_000;
 export class DecisionPortsAdapter implements DecisionPorts {
   readonly issuer: string;
   private readonly ownOrigins: ReadonlySet<string>;
-  private readonly remoteKeySets = new TtlCache<string, JWTVerifyGetKey>({ ttlMs: REMOTE_JWKS_TTL_MS, maxEntries: 1000 });
+  private readonly remoteKeySets = new TtlCache<string, Promise<JWTVerifyGetKey>>({ ttlMs: REMOTE_JWKS_TTL_MS, maxEntries: 1000 });
   private ownKeySet: { readonly etag: string; readonly keys: JWTVerifyGetKey } | undefined;
   private mutatorJwksCache: { readonly source: unknown; readonly jwks: SerializedJwks } | undefined;
   private readonly parsedSessions = new WeakMap<object, Readonly<Record<string, unknown>>>();
@@ -162,9 +162,22 @@ export class DecisionPortsAdapter implements DecisionPorts {
     return keys;
   }
 
-  private async remoteKeys(url: string): Promise<JWTVerifyGetKey> {
+  /**
+   * One fetch per URL at a time: on a cache miss under load every request would otherwise fetch the
+   * same key set at once. A failed fetch is not kept, so the next request tries again.
+   */
+  private remoteKeys(url: string): Promise<JWTVerifyGetKey> {
     const cached = this.remoteKeySets.get(url);
     if (cached !== undefined) return cached;
+    const loading = this.fetchRemoteKeys(url);
+    this.remoteKeySets.set(url, loading);
+    loading.catch(() => {
+      if (this.remoteKeySets.get(url) === loading) this.remoteKeySets.delete(url);
+    });
+    return loading;
+  }
+
+  private async fetchRemoteKeys(url: string): Promise<JWTVerifyGetKey> {
     let answer: OutboundAnswer;
     try {
       answer = await this.outbound.get(url);
@@ -178,7 +191,6 @@ export class DecisionPortsAdapter implements DecisionPorts {
     } catch (error) {
       throw DecisionsError.failed('A JWKS URL did not answer with a key set.', error);
     }
-    this.remoteKeySets.set(url, keys);
     return keys;
   }
 }
