@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, exportJWK, jwtVerify, SignJWT, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { AppError } from '../common/errors/app-error.js';
@@ -5,7 +6,7 @@ import { ErrorKind } from '../common/errors/error-kind.js';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 import { OutboundHttp } from '../common/http/outbound-http.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { KeysService } from '../keys/keys.service.js';
+import { KeysService, type SerializedJwks } from '../keys/keys.service.js';
 import { ClientAuthenticator } from '../oauth/client-auth/client-authenticator.js';
 import { IntrospectionService } from '../oauth/introspection/introspection.service.js';
 import { AcpDecisionsService } from '../policies/acp-decisions.service.js';
@@ -29,9 +30,9 @@ const REMOTE_JWKS_TTL_MS = 30_000;
 export class DecisionPortsAdapter implements DecisionPorts {
   readonly issuer: string;
   private readonly ownOrigins: ReadonlySet<string>;
-  private readonly remoteKeySets = new TtlCache<string, JWTVerifyGetKey>({ ttlMs: REMOTE_JWKS_TTL_MS, maxEntries: 1000 });
+  private readonly remoteKeySets = new TtlCache<string, Promise<JWTVerifyGetKey>>({ ttlMs: REMOTE_JWKS_TTL_MS, maxEntries: 1000 });
   private ownKeySet: { readonly etag: string; readonly keys: JWTVerifyGetKey } | undefined;
-  private mutatorJwks: { readonly source: unknown; readonly body: string } | undefined;
+  private mutatorJwksCache: { readonly source: unknown; readonly jwks: SerializedJwks } | undefined;
   private readonly parsedSessions = new WeakMap<object, Readonly<Record<string, unknown>>>();
 
   constructor(
@@ -106,13 +107,15 @@ export class DecisionPortsAdapter implements DecisionPorts {
   }
 
   /** The mutator's public keys as a JWKS document, serialised once per key change. */
-  async mutatorJwksBody(): Promise<string> {
+  /** Serialised (and its ETag computed) once per key change: the key cache hands back the same array until then. */
+  async mutatorJwks(): Promise<SerializedJwks> {
     const keys = await this.keys.verificationKeys(ID_TOKEN_MUTATOR_SET);
-    if (this.mutatorJwks?.source === keys) return this.mutatorJwks.body;
-    const jwks = await Promise.all(keys.map(async (key) => ({ ...(await exportJWK(key.key)), kid: key.kid, alg: key.alg, use: 'sig' })));
-    const body = JSON.stringify({ keys: jwks });
-    this.mutatorJwks = { source: keys, body };
-    return body;
+    if (this.mutatorJwksCache?.source === keys) return this.mutatorJwksCache.jwks;
+    const members = await Promise.all(keys.map(async (key) => ({ ...(await exportJWK(key.key)), kid: key.kid, alg: key.alg, use: 'sig' })));
+    const body = JSON.stringify({ keys: members });
+    const jwks = { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+    this.mutatorJwksCache = { source: keys, jwks };
+    return jwks;
   }
 
   async verifyJwt(
@@ -148,7 +151,7 @@ export class DecisionPortsAdapter implements DecisionPorts {
   /** Our published keys (the public JWKS) plus the id_token mutator's own. */
   private async ownKeys(): Promise<JWTVerifyGetKey> {
     const published = await this.keys.publicJwks();
-    const mutator = await this.mutatorJwksBody();
+    const mutator = (await this.mutatorJwks()).body;
     const etag = `${published.etag}|${mutator}`;
     if (this.ownKeySet?.etag === etag) return this.ownKeySet.keys;
     const set: JSONWebKeySet = {
@@ -159,14 +162,27 @@ export class DecisionPortsAdapter implements DecisionPorts {
     return keys;
   }
 
-  private async remoteKeys(url: string): Promise<JWTVerifyGetKey> {
+  /**
+   * One fetch per URL at a time: on a cache miss under load every request would otherwise fetch the
+   * same key set at once. A failed fetch is not kept, so the next request tries again.
+   */
+  private remoteKeys(url: string): Promise<JWTVerifyGetKey> {
     const cached = this.remoteKeySets.get(url);
     if (cached !== undefined) return cached;
+    const loading = this.fetchRemoteKeys(url);
+    this.remoteKeySets.set(url, loading);
+    loading.catch(() => {
+      if (this.remoteKeySets.get(url) === loading) this.remoteKeySets.delete(url);
+    });
+    return loading;
+  }
+
+  private async fetchRemoteKeys(url: string): Promise<JWTVerifyGetKey> {
     let answer: OutboundAnswer;
     try {
       answer = await this.outbound.get(url);
     } catch (error) {
-      throw DecisionsError.failed('A JWKS URL could not be fetched.', error);
+      throw DecisionsError.unreachable('A JWKS URL could not be fetched.', error);
     }
     if (answer.status !== 200) throw DecisionsError.failed(`A JWKS URL answered ${answer.status}.`);
     let keys: JWTVerifyGetKey;
@@ -175,7 +191,6 @@ export class DecisionPortsAdapter implements DecisionPorts {
     } catch (error) {
       throw DecisionsError.failed('A JWKS URL did not answer with a key set.', error);
     }
-    this.remoteKeySets.set(url, keys);
     return keys;
   }
 }

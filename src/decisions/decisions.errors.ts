@@ -18,6 +18,8 @@ export enum DecisionsErrorCode {
   NoUpstream = 'no_upstream',
   /** The upstream did not answer, or not in time. */
   UpstreamUnavailable = 'upstream_unavailable',
+  /** A service a handler calls (authorizer, hydrator, introspection, JWKS URL) did not answer: worth retrying. */
+  DependencyUnavailable = 'dependency_unavailable',
 }
 
 /** The only error the decisions context throws. */
@@ -46,6 +48,11 @@ export class DecisionsError extends AppError {
   static failed(message: string, cause?: unknown): DecisionsError {
     return new DecisionsError(DecisionsErrorCode.HandlerFailed, message, { cause: cause ?? new Error(message) });
   }
+
+  /** 503 + Retry-After rather than 500: the rule is fine, the service it calls is down or slow for now. */
+  static unreachable(message: string, cause: unknown): DecisionsError {
+    return new DecisionsError(DecisionsErrorCode.DependencyUnavailable, message, { cause, headers: { 'retry-after': '1' } });
+  }
 }
 
 function kindOf(reason: DecisionsErrorCode): ErrorKind {
@@ -63,5 +70,7 @@ function kindOf(reason: DecisionsErrorCode): ErrorKind {
       return ErrorKind.Internal;
     case DecisionsErrorCode.UpstreamUnavailable:
       return ErrorKind.BadGateway;
+    case DecisionsErrorCode.DependencyUnavailable:
+      return ErrorKind.Unavailable;
   }
 }

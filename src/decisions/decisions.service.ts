@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleI
 import { AppError } from '../common/errors/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { MigrationRunner } from '../database/migration-runner.js';
-import { KeysService } from '../keys/keys.service.js';
+import { KeysService, type SerializedJwks } from '../keys/keys.service.js';
 import { RulesService, type AccessRule } from '../rules/index.js';
 import { DecisionPortsAdapter, ID_TOKEN_MUTATOR_SET } from './decision-ports.adapter.js';
 import { DecisionMetrics } from './decisions.metrics.js';
@@ -68,8 +68,8 @@ export class DecisionsService implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /** The id_token mutator's public keys, for `/.well-known/jwks.json` of the admin and proxy listeners. */
-  jwks(): Promise<string> {
-    return this.ports.mutatorJwksBody();
+  jwks(): Promise<SerializedJwks> {
+    return this.ports.mutatorJwks();
   }
 
   private compile(rule: AccessRule): CompiledRule {

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../common/errors/error-response.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { KeysService } from './keys.service.js';
+import { KeysService, type SerializedJwks } from './keys.service.js';
 
 /**
  * `GET /.well-known/jwks.json` on the public listener, as a plain Fastify route: relying parties and
@@ -21,24 +21,39 @@ export class WellKnownJwksRoute implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.route({
-      method: 'GET',
-      url: '/.well-known/jwks.json',
-      constraints: { listener: 'public' },
-      errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
-      handler: async (request, reply) => {
-        const jwks = await this.keys.publicJwks();
-        void reply
-          .header('content-type', 'application/json; charset=utf-8')
-          .header('cache-control', 'public, no-cache')
-          .header('etag', jwks.etag);
-        const ifNoneMatch = request.headers['if-none-match'];
-        if (ifNoneMatch !== undefined && matches(ifNoneMatch, jwks.etag)) return reply.status(304).send();
-        return reply.send(jwks.body);
-      },
+    registerJwksRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
+      listener: 'public',
+      exposeInternal: this.config.errors.exposeInternal,
+      load: () => this.keys.publicJwks(),
     });
   }
+}
+
+/**
+ * Registers `GET /.well-known/jwks.json` for `listener` (a listener constraint, e.g. `admin|proxy`)
+ * with the caching contract above: `no-cache`, the document's ETag and 304 on a matching
+ * If-None-Match. Every JWKS the service publishes goes through here so verifiers see one behaviour.
+ */
+export function registerJwksRoute(
+  fastify: FastifyInstance,
+  options: { readonly listener: string; readonly exposeInternal: boolean; readonly load: () => Promise<SerializedJwks> },
+): void {
+  fastify.route({
+    method: 'GET',
+    url: '/.well-known/jwks.json',
+    constraints: { listener: options.listener },
+    errorHandler: (error, request, reply) => void sendError(request, reply, error, options.exposeInternal),
+    handler: async (request, reply) => {
+      const jwks = await options.load();
+      void reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('cache-control', 'public, no-cache')
+        .header('etag', jwks.etag);
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch !== undefined && matches(ifNoneMatch, jwks.etag)) return reply.status(304).send();
+      return reply.send(jwks.body);
+    },
+  });
 }
 
 /** RFC 9110 §13.1.2: a list of entity tags (weak comparison), or `*`. */

@@ -236,6 +236,10 @@ describe('the decision API', () => {
     expect(response.status).toBe(200);
     expect(response.body.keys.length).toBeGreaterThan(0);
     for (const key of response.body.keys) expect(key['d']).toBeUndefined();
+    const etag = response.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    const unchanged = await app.anonymousAdmin.get('/.well-known/jwks.json', { headers: { 'if-none-match': etag } });
+    expect(unchanged.status).toBe(304);
   });
 
   it('counts decisions per rule and outcome in the Prometheus metrics', async () => {

@@ -59,7 +59,7 @@ async function checkSession(
   try {
     answer = await ports.get(target.href, forwarded);
   } catch (error) {
-    throw DecisionsError.failed('The session check did not answer.', error);
+    throw DecisionsError.unreachable('The session check did not answer.', error);
   }
   if (answer.status !== 200) throw DecisionsError.unauthorized();
   return { document: parseJson(answer.body), inProcess: false };
@@ -221,7 +221,7 @@ async function introspect(
   try {
     answer = await ports.postForm(url, form, config.introspection_request_headers);
   } catch (error) {
-    throw DecisionsError.failed('The introspection endpoint did not answer.', error);
+    throw DecisionsError.unreachable('The introspection endpoint did not answer.', error);
   }
   if (answer.status !== 200) throw DecisionsError.failed(`The introspection endpoint answered ${answer.status}.`);
   const body = parseJson(answer.body) as Record<string, unknown>;
@@ -274,7 +274,7 @@ const clientCredentials: HandlerDefinition = {
         try {
           answer = await ports.postForm(url, form, { authorization: `Basic ${basic}` });
         } catch (error) {
-          throw DecisionsError.failed('The token endpoint did not answer.', error);
+          throw DecisionsError.unreachable('The token endpoint did not answer.', error);
         }
         if (answer.status !== 200) throw DecisionsError.unauthorized();
         session.Subject = credentials.id;

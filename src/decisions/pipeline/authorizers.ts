@@ -148,7 +148,7 @@ async function outbound(call: () => Promise<OutboundAnswer>): Promise<OutboundAn
   try {
     return await call();
   } catch (error) {
-    throw DecisionsError.failed('A remote authorizer did not answer.', error);
+    throw DecisionsError.unreachable('A remote authorizer did not answer.', error);
   }
 }
 

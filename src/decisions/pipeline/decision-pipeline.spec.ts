@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PipelineSettings } from '../../config/app-config.js';
+import { statusOf } from '../../common/errors/error-kind.js';
 import { DecisionsError, DecisionsErrorCode } from '../decisions.errors.js';
 import type { JudgedRequest } from './authentication-session.js';
 import type { DecisionPorts } from './decision-ports.js';
@@ -297,6 +298,22 @@ describe('DecisionPipeline', () => {
     expect(compiled.problems).toEqual([]);
     await enabled.decide(compiled, request(), [], fakes);
     expect(sent).toEqual([['https://authz.example/check', { sub: '' }]]);
+  });
+
+  it('a remote authorizer that does not answer is 503 + Retry-After (worth retrying), not 500; a bad answer stays 500', async () => {
+    const enabled = new DecisionPipeline(
+      { ...SETTINGS, authorizers: { remote_json: { enabled: true, config: { remote: 'https://authz.example/check' } } } },
+      (url) => url.startsWith(OWN),
+    );
+    const compiled = enabled.compile(rule({ authorizer: { handler: 'remote_json', config: { payload: '{}' } } }));
+    expect(compiled.problems).toEqual([]);
+    const down = await enabled.decide(compiled, request(), [], ports()).catch((caught: unknown) => caught);
+    expect((down as DecisionsError).reason).toBe(DecisionsErrorCode.DependencyUnavailable);
+    expect(statusOf((down as DecisionsError).kind)).toBe(503);
+    expect((down as DecisionsError).headers?.['retry-after']).toMatch(/^[1-9]\d*$/);
+    const broken = ports({ postJson: () => Promise.resolve({ status: 502, body: Buffer.alloc(0) }) });
+    const failed = await enabled.decide(compiled, request(), [], broken).catch((caught: unknown) => caught);
+    expect((failed as DecisionsError).reason).toBe(DecisionsErrorCode.HandlerFailed);
   });
 
   it('keto_engine_acp_ory is a problem under the glob matching strategy', () => {

@@ -188,7 +188,7 @@ const hydrator: HandlerDefinition = {
         try {
           answer = await ports.postJson(config.api.url, body, forwarded);
         } catch (error) {
-          throw DecisionsError.failed('The hydrator did not answer.', error);
+          throw DecisionsError.unreachable('The hydrator did not answer.', error);
         }
         if (answer.status === 401) throw DecisionsError.unauthorized();
         if (answer.status !== 200) throw DecisionsError.failed(`The hydrator answered ${answer.status}.`);

@@ -13,7 +13,4 @@ export function literalPattern(source: string, value: string = source): Compiled
   return { source, prefix: value, literal: true, test: (candidate) => candidate === value };
 }
 
-/** Escapes text for use as a literal inside a JavaScript regular expression. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
+export { escapeRegExp } from '../../common/regex/escape-regexp.js';

@@ -1,4 +1,5 @@
 import { balancedGroups, type DelimitedPart, splitDelimited } from '../../common/regex/delimited-pattern.js';
+import { escapeRegExp } from '../../common/regex/escape-regexp.js';
 import { compileLinearRegExp, regExpProblem } from '../../common/regex/linear-regexp.js';
 import type { MatchingStrategy } from '../access-rule.js';
 
@@ -162,8 +163,4 @@ function globToRegExp(glob: string): string {
 
 function classCharacter(char: string): string {
   return /[\\\]^[-]/.test(char) ? `\\${char}` : char;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
