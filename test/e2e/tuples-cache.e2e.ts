@@ -36,6 +36,21 @@ async function insertDirectly(url: string, object: string, subject: string): Pro
   ]);
 }
 
+/**
+ * Waits until every announcement committed so far has come back to the instance over LISTEN: the
+ * writer's own commits also come back (and drop its cache once more) a moment after they were
+ * acknowledged, so a test that asserts what stays cached must not fill the cache before then.
+ * PostgreSQL delivers notifications in commit order, so once a drop announced last has arrived,
+ * every earlier one has too.
+ */
+async function announcementsSettled(app: TestApp): Promise<void> {
+  const canary = `canary-${Math.random().toString(36).slice(2)}`;
+  expect(await allowed(app.admin, canary, 'pat')).toBe(false);
+  await insertDirectly(app.databaseUrl, canary, 'pat');
+  await queryDatabase(app.databaseUrl, `SELECT pg_notify('latchkey_changes', $1)`, [JSON.stringify({ topic: 'relation-tuples', key: '*' })]);
+  expect(await eventually(() => allowed(app.admin, canary, 'pat'))).toBe(true);
+}
+
 async function eventually(probe: () => Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -88,7 +103,9 @@ describe('one instance', () => {
   });
 
   it('keeps the cache when a write changes nothing', async () => {
-    await write(app.admin, 'files', 'steady', 'viewer', 'dan');
+    // The tuple exists before the API writes it, so that write finds it and changes nothing.
+    await insertDirectly(app.databaseUrl, 'steady', 'dan');
+    await announcementsSettled(app);
     expect(await allowed(app.admin, 'steady', 'eve')).toBe(false);
     await insertDirectly(app.databaseUrl, 'steady', 'eve');
     await write(app.admin, 'files', 'steady', 'viewer', 'dan');
