@@ -47,10 +47,16 @@ export interface RuleMatch {
   readonly captures: readonly string[];
 }
 
-/** A problem found in a rule; `path` is the dotted field path (`authenticators.0.config.jwks_urls`). */
+/**
+ * A problem found in a rule; `path` is the dotted field path (`authenticators.0.config.jwks_urls`).
+ * A `deferred` problem (a handler switched off by configuration) does not keep a rule read from a
+ * file or the database out of force: the rule is reported at load and answers 500 until the
+ * configuration or the rule changes. A rule written through the API is refused for it all the same.
+ */
 export interface RuleProblem {
   readonly path: string;
   readonly message: string;
+  readonly deferred?: true;
 }
 
 /** Checks what this context cannot know (handler names, handler configurations). */

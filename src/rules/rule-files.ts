@@ -9,6 +9,8 @@ export interface RuleFileReading {
   readonly path: string;
   readonly rules: readonly AccessRule[];
   readonly problems: readonly RuleProblem[];
+  /** Problems that leave the rules in force, answering 500 (see RuleProblem). */
+  readonly deferred: readonly RuleProblem[];
 }
 
 /** A rules file larger than this is refused rather than parsed. */
@@ -40,7 +42,7 @@ export class RuleFiles {
       try {
         paths = (await stat(entry)).isDirectory() ? await listRuleFiles(entry) : [entry];
       } catch (error) {
-        readings.push({ path: entry, rules: [], problems: [{ path: '', message: fileProblem(error) }] });
+        readings.push({ path: entry, rules: [], problems: [{ path: '', message: fileProblem(error) }], deferred: [] });
         continue;
       }
       for (const path of paths) readings.push(await readRuleFile(path, strategy, validators));
@@ -68,14 +70,14 @@ async function readRuleFile(path: string, strategy: MatchingStrategy, validators
   let text: string;
   try {
     if ((await stat(path)).size > MAX_FILE_BYTES) {
-      return { path, rules: [], problems: [{ path: '', message: `larger than ${MAX_FILE_BYTES} bytes` }] };
+      return { path, rules: [], problems: [{ path: '', message: `larger than ${MAX_FILE_BYTES} bytes` }], deferred: [] };
     }
     text = await readFile(path, 'utf8');
   } catch (error) {
-    return { path, rules: [], problems: [{ path: '', message: fileProblem(error) }] };
+    return { path, rules: [], problems: [{ path: '', message: fileProblem(error) }], deferred: [] };
   }
-  const { rules, problems } = validateRulesDocument(text, rulesFormatOf(path) ?? 'yaml', { strategy, validators });
-  return { path, rules, problems };
+  const { rules, problems, deferred } = validateRulesDocument(text, rulesFormatOf(path) ?? 'yaml', { strategy, validators });
+  return { path, rules, problems, deferred };
 }
 
 async function listRuleFiles(directory: string): Promise<string[]> {

@@ -76,14 +76,15 @@ const RULE_SCHEMA: JSONSchemaType<RuleInput> = {
 const validateShape = new Ajv({ allErrors: true, strict: true, logger: false }).compile(RULE_SCHEMA);
 
 export type RuleReading =
-  { readonly rule: AccessRule; readonly problems?: undefined } | { readonly rule?: undefined; readonly problems: readonly RuleProblem[] };
+  | { readonly rule: AccessRule; readonly problems?: undefined; readonly deferred: readonly RuleProblem[] }
+  | { readonly rule?: undefined; readonly problems: readonly RuleProblem[] };
 
 /**
  * Checks a rule as written and returns it with Oathkeeper's defaults filled in (`description` and
  * `upstream.url` empty, `preserve_host` false, no error handlers), or every problem found: the shape
  * (unknown members refused at every level but inside handler configs), the id, the methods, the URL
  * pattern under `strategy`, the upstream URL, then each registered validator (handler names and
- * configurations are theirs to judge).
+ * configurations are theirs to judge). Only deferred problems: the rule, with them beside it.
  */
 export function readRule(input: unknown, strategy: MatchingStrategy, validators: readonly RuleValidator[]): RuleReading {
   if (!validateShape(input)) return { problems: (validateShape.errors ?? []).map(shapeProblem) };
@@ -110,7 +111,7 @@ export function readRule(input: unknown, strategy: MatchingStrategy, validators:
   if (problems.length > 0) return { problems };
   const rule = normalise(input);
   for (const validate of validators) problems.push(...validate(rule));
-  return problems.length > 0 ? { problems } : { rule };
+  return problems.some((problem) => problem.deferred !== true) ? { problems } : { rule, deferred: problems };
 }
 
 function normalise(input: RuleInput): AccessRule {

@@ -9,6 +9,8 @@ export interface RulesDocumentReading {
   readonly rules: readonly AccessRule[];
   /** Every problem found; each path starts with the rule's index in the array (`2.match.url`). */
   readonly problems: readonly RuleProblem[];
+  /** Deferred problems of rules that load all the same (they answer 500 until fixed), paths as above. */
+  readonly deferred: readonly RuleProblem[];
 }
 
 export interface RulesDocumentOptions {
@@ -30,13 +32,14 @@ export function validateRulesDocument(text: string, format: RulesDocumentFormat,
   try {
     parsed = format === 'json' ? JSON.parse(text) : parseYaml(text, { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: true });
   } catch (error) {
-    return { rules: [], problems: [{ path: '', message: `not valid ${format.toUpperCase()}: ${firstLine(error)}` }] };
+    return { rules: [], problems: [{ path: '', message: `not valid ${format.toUpperCase()}: ${firstLine(error)}` }], deferred: [] };
   }
   // An empty YAML file holds no rules (Oathkeeper reads it as an empty list).
-  if (parsed === null || parsed === undefined) return { rules: [], problems: [] };
-  if (!Array.isArray(parsed)) return { rules: [], problems: [{ path: '', message: 'must be an array of rules' }] };
+  if (parsed === null || parsed === undefined) return { rules: [], problems: [], deferred: [] };
+  if (!Array.isArray(parsed)) return { rules: [], problems: [{ path: '', message: 'must be an array of rules' }], deferred: [] };
   const rules: AccessRule[] = [];
   const problems: RuleProblem[] = [];
+  const deferred: RuleProblem[] = [];
   const seen = new Set<string>();
   parsed.forEach((input: unknown, index) => {
     const reading = readRule(input, options.strategy ?? 'regexp', options.validators ?? []);
@@ -47,8 +50,9 @@ export function validateRulesDocument(text: string, format: RulesDocumentFormat,
     if (seen.has(reading.rule.id)) problems.push({ path: `${index}.id`, message: 'is used by an earlier rule of this document' });
     seen.add(reading.rule.id);
     rules.push(reading.rule);
+    for (const problem of reading.deferred) deferred.push({ ...problem, path: joinPath(String(index), problem.path) });
   });
-  return problems.length > 0 ? { rules: [], problems } : { rules, problems };
+  return problems.length > 0 ? { rules: [], problems, deferred: [] } : { rules, problems, deferred };
 }
 
 /** The format a rules file is read in, by its extension; undefined for files that are not rules. */

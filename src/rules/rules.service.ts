@@ -16,10 +16,14 @@ export const RULES_TOPIC = 'rules';
 const READINESS_COMPONENT = 'rules';
 const STORED_RETRY_MS = 5000;
 
-/** A rules file's last good rules (undefined until it first loads) and what is wrong with it now. */
+/**
+ * A rules file's last good rules (undefined until it first loads), what is wrong with it now, and the
+ * deferred problems of the rules in force (they answer 500 until fixed).
+ */
 interface FileState {
   rules: readonly AccessRule[] | undefined;
   problems: readonly RuleProblem[];
+  deferred: readonly RuleProblem[];
 }
 
 interface InForce {
@@ -55,6 +59,8 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
   /** Stored rules that pass validation, and the problems of those that do not (or clash with a file). */
   private readonly stored = new Map<string, AccessRule>();
   private readonly storedProblems = new Map<string, string>();
+  /** Stored rules in force that answer 500 until fixed (a handler switched off by configuration). */
+  private readonly storedDeferred = new Map<string, string>();
   private readonly inForce = new Map<string, InForce>();
   private queue: Promise<void> = Promise.resolve();
   private started = false;
@@ -139,6 +145,8 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     if (bodyId !== undefined && bodyId !== id) throw RulesError.invalidRule([{ path: 'id', message: 'must equal the id in the path' }]);
     const reading = readRule({ ...body, id }, this.strategy, this.validators);
     if (reading.problems !== undefined) throw RulesError.invalidRule(reading.problems);
+    // Written now, it can be fixed now: refused rather than stored to answer 500.
+    if (reading.deferred.length > 0) throw RulesError.invalidRule(reading.deferred);
     if (this.definedByFile(id)) throw RulesError.ruleFromFile();
     const created = await this.repository.upsert(reading.rule, this.changed(id));
     await this.serially(() => this.refreshStored(id));
@@ -194,6 +202,7 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     this.storedUnreadable = false;
     this.stored.clear();
     this.storedProblems.clear();
+    this.storedDeferred.clear();
     for (const row of rows) this.takeStored(row);
   }
 
@@ -201,6 +210,7 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     const row = await this.repository.find(id);
     this.stored.delete(id);
     this.storedProblems.delete(id);
+    this.storedDeferred.delete(id);
     if (row !== undefined) this.takeStored(row);
     this.apply();
   }
@@ -211,10 +221,13 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
       'unreadable' in row ? { problems: [{ path: '', message: row.unreadable }] } : readRule(row.document, this.strategy, this.validators);
     if (reading.problems === undefined) {
       this.stored.set(row.id, reading.rule);
+      if (reading.deferred.length > 0) {
+        this.storedDeferred.set(row.id, describe(reading.deferred[0]!));
+        this.logger.warn({ msg: 'stored rule answers 500 until fixed', id: row.id, problems: reading.deferred });
+      }
       return;
     }
-    const first = reading.problems[0]!;
-    this.storedProblems.set(row.id, `${first.path === '' ? 'rule' : first.path}: ${first.message}`);
+    this.storedProblems.set(row.id, describe(reading.problems[0]!));
     this.logger.warn({ msg: 'stored rule does not load; it is not in force', id: row.id, problems: reading.problems });
   }
 
@@ -231,13 +244,20 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private takeFile(reading: RuleFileReading): void {
-    const state = this.fileStates.get(reading.path) ?? { rules: undefined, problems: [] };
+    const state: FileState = this.fileStates.get(reading.path) ?? { rules: undefined, problems: [], deferred: [] };
     this.fileStates.set(reading.path, state);
     const problems = reading.problems.length > 0 ? reading.problems : this.clashes(reading);
     if (problems.length === 0) {
       if (state.problems.length > 0) this.logger.log({ msg: 'rules file loads again', file: reading.path });
       state.rules = reading.rules;
       state.problems = [];
+      state.deferred = reading.deferred;
+      if (reading.deferred.length > 0)
+        this.logger.warn({
+          msg: 'rules file loads, but some of its rules answer 500 until fixed',
+          file: reading.path,
+          problems: reading.deferred,
+        });
       return;
     }
     state.problems = problems;
@@ -316,6 +336,8 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
     if (this.storedUnreadable) messages.push('stored rules could not be read yet');
     let failing = false;
     for (const [path, state] of this.fileStates) {
+      const deferred = state.deferred[0];
+      if (deferred !== undefined) messages.push(`${basename(path)} at ${deferred.path}: ${deferred.message} (answers 500)`);
       const first = state.problems[0];
       if (first === undefined) continue;
       failing ||= state.rules === undefined;
@@ -323,9 +345,14 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
       messages.push(`${where}: ${first.message}${state.rules === undefined ? '' : ' (last good rules in force)'}`);
     }
     for (const [id, problem] of this.storedProblems) messages.push(`stored rule ${JSON.stringify(id)}: ${problem}`);
+    for (const [id, problem] of this.storedDeferred) messages.push(`stored rule ${JSON.stringify(id)}: ${problem} (answers 500)`);
     for (const id of this.shadowed) messages.push(`stored rule ${JSON.stringify(id)}: a rules file defines the same id`);
     this.readiness.set(READINESS_COMPONENT, messages.length === 0 ? undefined : { failing, message: messages.join('; ') });
   }
+}
+
+function describe(problem: RuleProblem): string {
+  return `${problem.path === '' ? 'rule' : problem.path}: ${problem.message}`;
 }
 
 function checkId(id: string): void {

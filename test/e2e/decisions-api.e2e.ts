@@ -46,6 +46,10 @@ beforeAll(async () => {
       ],
     }),
     aRule('admin-area', `http://${HOST}/admin/<.*>`, { authorizer: { handler: 'deny' } }),
+    // Its authorizer would reach another host and is not enabled by name: in force, answering 500.
+    aRule('switched-off', `http://${HOST}/switched-off`, {
+      authorizer: { handler: 'remote_json', config: { remote: 'https://authz.example/', payload: '{}' } },
+    }),
   ];
   await writeFile(join(rulesDir, 'rules.json'), JSON.stringify(fileRules));
   app = await bootApp({ NAMESPACES, RULES_FILES: join(rulesDir, 'rules.json'), OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' });
@@ -229,6 +233,14 @@ describe('the decision API', () => {
       expect(response.status, response.text).toBe(400);
       expect((await app.admin.get(`/rules/${String(rule['id'])}`)).status).toBe(404);
     }
+  });
+
+  it('keeps a file rule naming a disabled handler in force, answering 500, and reports it at load', async () => {
+    expectAccessError(await judge('GET', '/switched-off'), 500, 'rule_misconfigured');
+    expect((await judge('GET', '/open/still')).status).toBe(200);
+    const readiness = await app.admin.get<{ status: string; details?: Record<string, string> }>('/health/ready');
+    expect(readiness.status).toBe(200);
+    expect(readiness.body.details?.['rules']).toBeDefined();
   });
 
   it('publishes its id_token keys on the admin listener JWKS, public parts only', async () => {

@@ -158,6 +158,7 @@ export class DecisionPipeline {
         problems.push({
           path: `${path}.handler`,
           message: `${singular(kind)} "${ref.handler}" is disabled per configuration (DECISIONS_PIPELINE)`,
+          deferred: true,
         });
         return undefined;
       }
@@ -182,6 +183,7 @@ export class DecisionPipeline {
         problems.push({
           path: `${where}.handler`,
           message: `error handler "${ref.handler}" is disabled per configuration (DECISIONS_PIPELINE)`,
+          deferred: true,
         });
         continue;
       }

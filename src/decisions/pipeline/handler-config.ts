@@ -3,10 +3,14 @@ import type { PipelineSettings } from '../../config/app-config.js';
 
 export type HandlerKind = 'authenticators' | 'authorizers' | 'mutators' | 'errors';
 
-/** A problem with a rule's handler, reported at load with the path of the offending member. */
+/**
+ * A problem with a rule's handler, reported at load with the path of the offending member;
+ * `deferred` when only the configuration keeps the handler from running (see RuleProblem).
+ */
 export interface HandlerProblem {
   readonly path: string;
   readonly message: string;
+  readonly deferred?: true;
 }
 
 export class HandlerConfigError extends Error {
