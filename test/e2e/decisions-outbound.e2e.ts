@@ -148,3 +148,25 @@ describe('outbound handlers, once enabled', () => {
     expect((await judge('/session', { cookie: 'sid=bad' })).status).toBe(401);
   });
 });
+
+describe('outbound handlers disabled again', () => {
+  it('keeps a stored rule naming them in force on an instance that does not enable them, answering 500', async () => {
+    const rule = aRuleDocument('self-contained', `http://${HOST}/self-contained`, {
+      authorizer: { handler: 'remote_json', config: { remote: `${remoteUrl}/authorize`, payload: '{"subject": "guest"}' } },
+    });
+    expect((await app.admin.put('/rules/self-contained', { json: rule })).status).toBe(201);
+    expect((await judge('/self-contained')).status).toBe(200);
+    const restricted = await bootApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' }, { databaseUrl: app.databaseUrl });
+    try {
+      const response = await rawRequest(restricted.running.urls.admin!, 'GET', '/decisions/self-contained', { host: HOST });
+      expect(response.status, response.text).toBe(500);
+      expect(response.body).toMatchObject({ id: 'rule_misconfigured', code: 500 });
+      expect((await restricted.admin.get('/rules/self-contained')).status).toBe(200);
+      const readiness = await restricted.admin.get<{ details?: Record<string, string> }>('/health/ready');
+      expect(readiness.status).toBe(200);
+      expect(readiness.body.details?.['rules']).toBeDefined();
+    } finally {
+      await restricted.close();
+    }
+  });
+});
