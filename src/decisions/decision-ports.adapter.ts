@@ -136,8 +136,8 @@ export class DecisionPortsAdapter implements DecisionPorts {
     throw lastError;
   }
 
-  async get(url: string, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer> {
-    return this.outbound.get(url, { headers });
+  async forward(url: string, method: string, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer> {
+    return this.outbound.forward(url, method, { headers });
   }
 
   async postJson(url: string, body: unknown, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer> {

@@ -12,7 +12,7 @@ let app: TestApp;
 let remote: Server;
 let remoteUrl: string;
 let signingKey: CryptoKey;
-const received: { path: string; body: unknown; authorization: string | undefined }[] = [];
+const received: { method: string; path: string; body: unknown; authorization: string | undefined; tenant: string | undefined }[] = [];
 
 /**
  * The handlers that reach another host, against a real HTTP server on a loopback port (private
@@ -29,7 +29,13 @@ beforeAll(async () => {
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const body: unknown = text === '' ? undefined : JSON.parse(text);
-      received.push({ path: req.url ?? '', body, authorization: req.headers.authorization });
+      received.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        body,
+        authorization: req.headers.authorization,
+        tenant: req.headers['x-tenant'] as string | undefined,
+      });
       const reply = (status: number, payload?: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(payload === undefined ? '' : JSON.stringify(payload));
@@ -91,6 +97,7 @@ beforeAll(async () => {
   );
   await put(
     aRuleDocument('remote-session', `http://${HOST}/session`, {
+      match: { methods: ['GET', 'POST'], url: `http://${HOST}/session` },
       authenticators: [{ handler: 'cookie_session', config: { check_session_url: `${remoteUrl}/whoami` } }],
       mutators: [{ handler: 'header', config: { headers: { 'X-Sub': '{{ print .Subject }}', 'X-Team': '{{ .Extra.team }}' } } }],
     }),
@@ -146,6 +153,16 @@ describe('outbound handlers, once enabled', () => {
     expect(good.headers['x-team']).toBe('a');
     expect(received.some((entry) => entry.path === '/session')).toBe(true);
     expect((await judge('/session', { cookie: 'sid=bad' })).status).toBe(401);
+  });
+
+  it('cookie_session asks the checker with the judged request method and headers', async () => {
+    const response = await rawRequest(app.running.urls.admin!, 'POST', '/decisions/session', {
+      host: HOST,
+      cookie: 'sid=good',
+      'x-tenant': 'acme',
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(received.at(-1)).toMatchObject({ method: 'POST', path: '/session', tenant: 'acme' });
   });
 });
 

@@ -25,7 +25,7 @@ export interface OutboundRequest {
 
 /** What goes on the wire: the method, and for a POST its body and type. */
 interface OutboundMessage {
-  readonly method: 'GET' | 'POST';
+  readonly method: string;
   readonly accept: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: { readonly contentType: string; readonly bytes: Buffer };
@@ -54,6 +54,14 @@ export class OutboundHttp {
 
   get(rawUrl: string, request: OutboundRequest = {}): Promise<OutboundResponse> {
     return this.send(rawUrl, { method: 'GET', accept: request.accept ?? 'application/json', headers: request.headers });
+  }
+
+  /**
+   * Sends a request without a body under another request's method (a decision handler asking a
+   * session checker about the request it judges), with the same checks, deadline and size cap as `get`.
+   */
+  forward(rawUrl: string, method: string, request: OutboundRequest = {}): Promise<OutboundResponse> {
+    return this.send(rawUrl, { method, accept: request.accept ?? 'application/json', headers: request.headers });
   }
 
   /** POSTs `form` as `application/x-www-form-urlencoded`, with the same checks, deadline and size cap as `get`. */

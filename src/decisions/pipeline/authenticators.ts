@@ -35,17 +35,42 @@ const sessionCheckSchema = (withOnly: boolean): Record<string, unknown> => ({
   },
 });
 
+/** Headers that belong to one connection or one body, never forwarded to a session checker. */
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'content-length',
+  'expect',
+]);
+
+/** The judged request's headers as a session checker gets them (repeated values joined), plus `extra`. */
+function forwardedHeaders(request: JudgedRequest, extra: Readonly<Record<string, string>>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || NOT_FORWARDED.has(name) || name.startsWith('proxy-')) continue;
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { ...headers, ...extra };
+}
+
 /**
  * The session document of a request: in process (our self-service sessions, read as whoami shows
- * them) when the check URL is ours or absent, else from `check_session_url` with the request's
- * credentials forwarded. Non-200 → 401, as Oathkeeper.
+ * them) when the check URL is ours or absent, else from `check_session_url`, asked with the judged
+ * request's method and headers (Oathkeeper forwards both, so a checker may judge by either).
+ * Non-200 → 401, as Oathkeeper.
  */
 async function checkSession(
   ports: DecisionPorts,
   config: SessionCheckConfig,
   request: JudgedRequest,
   token: string,
-  forwarded: Readonly<Record<string, string>>,
+  credential: Readonly<Record<string, string>>,
 ): Promise<{ document: unknown; inProcess: boolean }> {
   const url = config.check_session_url;
   if (url === undefined || ports.isOwnUrl(url)) {
@@ -57,7 +82,7 @@ async function checkSession(
   if (!config.preserve_path) target.pathname = request.url.pathname;
   let answer: OutboundAnswer;
   try {
-    answer = await ports.get(target.href, forwarded);
+    answer = await ports.forward(target.href, request.method, forwardedHeaders(request, credential));
   } catch (error) {
     throw DecisionsError.unreachable('The session check did not answer.', error);
   }
@@ -92,10 +117,9 @@ const cookieSession: HandlerDefinition = {
         const responsible = config.only.length === 0 ? names.length > 0 : config.only.some((name) => cookies[name] !== undefined);
         if (!responsible) throw new NotResponsible();
         const token = cookies[SESSION_COOKIE] ?? '';
-        const cookieHeader = headerOf(request, 'cookie') ?? '';
         if (token === '' && (config.check_session_url === undefined || ports.isOwnUrl(config.check_session_url)))
           throw DecisionsError.unauthorized();
-        const { document, inProcess } = await checkSession(ports, config, request, token, { cookie: cookieHeader });
+        const { document, inProcess } = await checkSession(ports, config, request, token, {});
         sessionFrom(session, config, document, inProcess, 'subject');
       },
     };
@@ -115,7 +139,10 @@ const bearerToken: HandlerDefinition = {
             ? (nonEmpty(headerOf(request, 'x-session-token')) ?? tokenFrom(request, undefined))
             : tokenFrom(request, config.token_from);
         if (token === undefined) throw new NotResponsible();
-        const { document, inProcess } = await checkSession(ports, config, request, token, { authorization: `Bearer ${token}` });
+        // The token may have come from a query parameter or a cookie: the checker gets it as a bearer token too.
+        const credential: Record<string, string> =
+          headerOf(request, 'authorization') === undefined ? { authorization: `Bearer ${token}` } : {};
+        const { document, inProcess } = await checkSession(ports, config, request, token, credential);
         sessionFrom(session, config, document, inProcess, 'sub');
       },
     };

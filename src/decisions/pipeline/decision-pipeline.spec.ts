@@ -61,7 +61,7 @@ function ports(overrides: Partial<DecisionPorts> = {}): DecisionPorts & { readon
       return Promise.resolve(`jwt.${String(claims['sub'])}.${state.signed}`);
     },
     verifyJwt: () => Promise.reject(new Error('bad')),
-    get: () => Promise.reject(new Error('no network')),
+    forward: () => Promise.reject(new Error('no network')),
     postJson: () => Promise.reject(new Error('no network')),
     postForm: () => Promise.reject(new Error('no network')),
     ...overrides,

@@ -50,7 +50,8 @@ export interface DecisionPorts {
   /** Verifies a JWT with our own published keys, or with the key sets at `jwksUrls` (outbound, cached). */
   verifyJwt(token: string, options: { jwksUrls: readonly string[]; algorithms: readonly string[] }): Promise<Record<string, unknown>>;
   /** Outbound calls, through the SSRF-safe client. */
-  get(url: string, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer>;
+  /** A bodiless request under the judged request's method (a remote session check). */
+  forward(url: string, method: string, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer>;
   postJson(url: string, body: unknown, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer>;
   postForm(url: string, form: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>>): Promise<OutboundAnswer>;
   /** Whether a URL names this service itself (then handlers answer in process, not over HTTP). */
