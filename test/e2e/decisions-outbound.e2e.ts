@@ -12,6 +12,9 @@ let app: TestApp;
 let remote: Server;
 let remoteUrl: string;
 let signingKey: CryptoKey;
+const calls = { token: 0 };
+/** How many of the next calls to each endpoint answer 503 before it answers properly. */
+const flaky = { introspect: 0, hydrate: 0 };
 const received: { method: string; path: string; body: unknown; authorization: string | undefined; tenant: string | undefined }[] = [];
 
 /**
@@ -28,7 +31,8 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const body: unknown = text === '' ? undefined : JSON.parse(text);
+      const form = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+      const body: unknown = text === '' ? undefined : form ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text);
       received.push({
         method: req.method ?? '',
         path: req.url ?? '',
@@ -42,6 +46,29 @@ beforeAll(async () => {
       };
       if (req.url === '/jwks.json') return reply(200, JSON.parse(jwks));
       if (req.url === '/authorize') return reply((body as { subject?: string }).subject === 'guest' ? 200 : 403);
+      if (req.url === '/token') {
+        calls.token += 1;
+        const expected = `Basic ${Buffer.from('gate-client:gate-secret').toString('base64')}`;
+        if (req.headers.authorization !== expected || (body as { grant_type?: string }).grant_type !== 'client_credentials')
+          return reply(401);
+        return reply(200, { access_token: 'pre-token', token_type: 'bearer', expires_in: 3600 });
+      }
+      if (req.url === '/introspect') {
+        if (req.headers.authorization !== 'Bearer pre-token') return reply(401);
+        if (flaky.introspect > 0) {
+          flaky.introspect -= 1;
+          return reply(503);
+        }
+        const good = (body as { token?: string }).token === 'good-token';
+        return reply(
+          200,
+          good ? { active: true, sub: 'intro-user', scope: '', client_id: 'c', token_type: 'access_token' } : { active: false },
+        );
+      }
+      if (req.url === '/hydrate' && flaky.hydrate > 0) {
+        flaky.hydrate -= 1;
+        return reply(503);
+      }
       if (req.url === '/hydrate') {
         const session = body as { subject: string; extra: Record<string, unknown> };
         return reply(200, { subject: session.subject, extra: { ...session.extra, plan: 'gold' }, header: { 'X-Plan': ['gold'] } });
@@ -57,7 +84,7 @@ beforeAll(async () => {
   app = await bootApp({
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
     DECISIONS_PIPELINE: JSON.stringify({
-      authenticators: { jwt: { enabled: true }, cookie_session: { enabled: true } },
+      authenticators: { jwt: { enabled: true }, cookie_session: { enabled: true }, oauth2_introspection: { enabled: true } },
       authorizers: { remote_json: { enabled: true, config: { remote: `${remoteUrl}/authorize` } } },
       mutators: { hydrator: { enabled: true } },
     }),
@@ -90,6 +117,21 @@ beforeAll(async () => {
         {
           handler: 'jwt',
           config: { jwks_urls: [`${remoteUrl}/jwks.json`], allowed_algorithms: ['ES256'], trusted_issuers: ['https://idp.example'] },
+        },
+      ],
+      mutators: [{ handler: 'header', config: { headers: { 'X-Sub': '{{ print .Subject }}' } } }],
+    }),
+  );
+  await put(
+    aRuleDocument('remote-introspection', `http://${HOST}/introspected`, {
+      authenticators: [
+        {
+          handler: 'oauth2_introspection',
+          config: {
+            introspection_url: `${remoteUrl}/introspect`,
+            pre_authorization: { enabled: true, client_id: 'gate-client', client_secret: 'gate-secret', token_url: `${remoteUrl}/token` },
+            retry: { max_delay: '20ms', give_up_after: '2s' },
+          },
         },
       ],
       mutators: [{ handler: 'header', config: { headers: { 'X-Sub': '{{ print .Subject }}' } } }],
@@ -153,6 +195,24 @@ describe('outbound handlers, once enabled', () => {
     expect(good.headers['x-team']).toBe('a');
     expect(received.some((entry) => entry.path === '/session')).toBe(true);
     expect((await judge('/session', { cookie: 'sid=bad' })).status).toBe(401);
+  });
+
+  it('oauth2_introspection pre-authorizes with client credentials once, and retries an endpoint that answers 503', async () => {
+    flaky.introspect = 2;
+    const first = await judge('/introspected', { authorization: 'Bearer good-token' });
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers['x-sub']).toBe('intro-user');
+    expect(flaky.introspect).toBe(0);
+    expect((await judge('/introspected', { authorization: 'Bearer good-token' })).status).toBe(200);
+    expect((await judge('/introspected', { authorization: 'Bearer other-token' })).status).toBe(401);
+    expect(calls.token).toBe(1);
+  });
+
+  it('the hydrator retries an endpoint that answers 503', async () => {
+    flaky.hydrate = 1;
+    const response = await judge('/remote');
+    expect(response.status, response.text).toBe(200);
+    expect(flaky.hydrate).toBe(0);
   });
 
   it('cookie_session asks the checker with the judged request method and headers', async () => {

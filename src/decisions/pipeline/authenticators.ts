@@ -3,9 +3,9 @@ import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { headerOf, type AuthenticationSession, type JudgedRequest } from './authentication-session.js';
 import type { DecisionPorts, OutboundAnswer, TokenIntrospection } from './decision-ports.js';
 import { DecisionsError } from '../decisions.errors.js';
-import { Schemas } from './handler-config.js';
+import { goDuration, HandlerConfigError, Schemas } from './handler-config.js';
 import { noConfig, NotResponsible, type HandlerDefinition } from './handler.js';
-import { goDuration } from './mutators.js';
+import { RETRY_SCHEMA, retryPolicy, withRetries, type RetryConfig, type RetryPolicy } from './retry.js';
 import { allScopesGranted, type ScopeStrategy } from './scope-strategy.js';
 import { jsonPath, tokenFrom, type TokenFrom } from './token-source.js';
 
@@ -172,6 +172,64 @@ interface IntrospectionConfig {
   readonly introspection_request_headers: Readonly<Record<string, string>>;
   readonly token_from?: TokenFrom;
   readonly cache: { readonly enabled: boolean; readonly ttl: string };
+  readonly pre_authorization: {
+    readonly enabled: boolean;
+    readonly client_id?: string;
+    readonly client_secret?: string;
+    readonly token_url?: string;
+    readonly scope: readonly string[];
+  };
+  readonly retry: RetryConfig;
+}
+
+/**
+ * The access token a remote introspection endpoint is called with when `pre_authorization` is on:
+ * fetched with the client credentials grant, kept until shortly before it expires, one fetch at a
+ * time, and dropped when the endpoint refuses it.
+ */
+class PreAuthorization {
+  private token: { readonly value: string; readonly until: number } | undefined;
+  private fetching: Promise<string> | undefined;
+
+  constructor(
+    private readonly clientId: string,
+    private readonly clientSecret: string,
+    private readonly tokenUrl: string,
+    private readonly scope: readonly string[],
+    readonly retryPolicy: RetryPolicy,
+  ) {}
+
+  async header(ports: DecisionPorts): Promise<string> {
+    if (this.token !== undefined && this.token.until > Date.now()) return `Bearer ${this.token.value}`;
+    this.fetching ??= this.fetch(ports).finally(() => (this.fetching = undefined));
+    return `Bearer ${await this.fetching}`;
+  }
+
+  forget(): void {
+    this.token = undefined;
+  }
+
+  private async fetch(ports: DecisionPorts): Promise<string> {
+    const form: Record<string, string> = { grant_type: 'client_credentials' };
+    if (this.scope.length > 0) form['scope'] = this.scope.join(' ');
+    const basic = Buffer.from(`${encodeURIComponent(this.clientId)}:${encodeURIComponent(this.clientSecret)}`).toString('base64');
+    let answer: OutboundAnswer;
+    try {
+      answer = await withRetries(this.retryPolicy, () => ports.postForm(this.tokenUrl, form, { authorization: `Basic ${basic}` }));
+    } catch (error) {
+      throw DecisionsError.unreachable('The token endpoint for introspection did not answer.', error);
+    }
+    if (answer.status !== 200) throw DecisionsError.failed(`The token endpoint for introspection answered ${answer.status}.`);
+    const body = parseJson(answer.body) as Record<string, unknown>;
+    const value = body['access_token'];
+    if (typeof value !== 'string' || value === '')
+      throw DecisionsError.failed('The token endpoint for introspection sent no access token.');
+    const lifetime = Number(body['expires_in']);
+    // A token without a lifetime is used for a minute; one with, until ten seconds before its end.
+    const keepMs = Number.isFinite(lifetime) && lifetime > 0 ? Math.max(lifetime * 1000 - 10_000, 1000) : 60_000;
+    this.token = { value, until: Date.now() + keepMs };
+    return value;
+  }
 }
 
 const introspection: HandlerDefinition = {
@@ -192,12 +250,26 @@ const introspection: HandlerDefinition = {
         properties: { enabled: { type: 'boolean', default: false }, ttl: { type: 'string', default: '10s' } },
         default: {},
       },
+      pre_authorization: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          enabled: { type: 'boolean', default: false },
+          client_id: { type: 'string', minLength: 1 },
+          client_secret: { type: 'string', minLength: 1 },
+          token_url: Schemas.url,
+          scope: { ...Schemas.stringList, default: [] },
+        },
+        default: {},
+      },
+      retry: RETRY_SCHEMA,
     },
   },
   reachesOtherHost: (config, isOwnUrl) => !ownOrNone(config['introspection_url'], isOwnUrl),
   prepare: (raw, path) => {
     const config = raw as unknown as IntrospectionConfig;
     const ttlMs = goDuration(config.cache.ttl, `${path}.cache.ttl`);
+    const preAuthorization = preAuthorizationOf(config, path);
     // Oathkeeper's introspection cache (off by default): the raw answer, per rule, keyed by the token's
     // hash; the scope, audience and issuer checks run on every request, so a token cached for one
     // rule is never taken as good enough for another rule's stricter checks.
@@ -209,7 +281,7 @@ const introspection: HandlerDefinition = {
         const key = cache === undefined ? '' : createHash('sha256').update(token).digest('base64url');
         let result: ActiveIntrospection | { active: false } | undefined = cache?.get(key);
         if (result === undefined) {
-          result = await introspect(ports, config, token);
+          result = await introspect(ports, config, token, preAuthorization);
           // Only active answers: random tokens must not crowd the good ones out.
           if (result.active) cache?.set(key, result);
         }
@@ -235,19 +307,44 @@ const introspection: HandlerDefinition = {
   },
 };
 
+/**
+ * `pre_authorization` of a remote introspection endpoint (with it, and only with it, `retry` applies,
+ * as in Oathkeeper); undefined when off or when the endpoint is ours (no call to authorize).
+ */
+function preAuthorizationOf(config: IntrospectionConfig, path: string): PreAuthorization | undefined {
+  const pre = config.pre_authorization;
+  if (!pre.enabled) return undefined;
+  for (const member of ['client_id', 'client_secret', 'token_url'] as const) {
+    if (pre[member] === undefined) throw new HandlerConfigError(`${path}.pre_authorization.${member}`, 'is required when enabled');
+  }
+  return new PreAuthorization(pre.client_id!, pre.client_secret!, pre.token_url!, pre.scope, retryPolicy(config.retry, `${path}.retry`));
+}
+
 async function introspect(
   ports: DecisionPorts,
   config: IntrospectionConfig,
   token: string,
+  preAuthorization: PreAuthorization | undefined,
 ): Promise<Extract<TokenIntrospection, { active: true }> | { active: false }> {
   const url = config.introspection_url;
   if (url === undefined || ports.isOwnUrl(url)) return ports.introspect(token);
   const form: Record<string, string> = { token };
   if (config.scope_strategy === 'none' && config.required_scope.length > 0) form['scope'] = config.required_scope.join(' ');
+  const send = async (): Promise<OutboundAnswer> => {
+    if (preAuthorization === undefined) return ports.postForm(url, form, config.introspection_request_headers);
+    const headers = { ...config.introspection_request_headers, authorization: await preAuthorization.header(ports) };
+    return withRetries(preAuthorization.retryPolicy, () => ports.postForm(url, form, headers));
+  };
   let answer: OutboundAnswer;
   try {
-    answer = await ports.postForm(url, form, config.introspection_request_headers);
+    answer = await send();
+    // A refused pre-authorization token may have been revoked early: one more try with a fresh one.
+    if (answer.status === 401 && preAuthorization !== undefined) {
+      preAuthorization.forget();
+      answer = await send();
+    }
   } catch (error) {
+    if (error instanceof DecisionsError) throw error;
     throw DecisionsError.unreachable('The introspection endpoint did not answer.', error);
   }
   if (answer.status !== 200) throw DecisionsError.failed(`The introspection endpoint answered ${answer.status}.`);

@@ -95,3 +95,17 @@ export const Schemas = {
     },
   },
 } as const;
+
+const UNITS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A Go duration (`15m`, `1h30m`, `90s`) in milliseconds; at least `minMs` (a second unless told). */
+export function goDuration(text: string, path: string, minMs = 1000): number {
+  const parts = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/.test(text) ? [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)] : [];
+  const ms = parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * UNITS[unit!]!, 0);
+  if (parts.length === 0 || ms < minMs || ms > 366 * 24 * 3_600_000)
+    throw new HandlerConfigError(
+      path,
+      `must be a duration such as 15m, between ${minMs < 1000 ? `${minMs}ms` : `${minMs / 1000}s`} and a year`,
+    );
+  return ms;
+}

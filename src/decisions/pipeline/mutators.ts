@@ -3,8 +3,9 @@ import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { headerOf } from './authentication-session.js';
 import type { OutboundAnswer } from './decision-ports.js';
 import { DecisionsError } from '../decisions.errors.js';
-import { HandlerConfigError, Schemas } from './handler-config.js';
+import { goDuration, HandlerConfigError, Schemas } from './handler-config.js';
 import { noConfig, type HandlerDefinition } from './handler.js';
+import { RETRY_SCHEMA, retryPolicy, withRetries, type RetryConfig } from './retry.js';
 import { template, templateMap } from './templates.js';
 
 const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
@@ -132,7 +133,11 @@ const idToken: HandlerDefinition = {
 };
 
 interface HydratorConfig {
-  readonly api: { readonly url: string; readonly auth?: { readonly basic?: { readonly username: string; readonly password: string } } };
+  readonly api: {
+    readonly url: string;
+    readonly auth?: { readonly basic?: { readonly username: string; readonly password: string } };
+    readonly retry: RetryConfig;
+  };
 }
 
 /**
@@ -163,13 +168,15 @@ const hydrator: HandlerDefinition = {
               },
             },
           },
+          retry: RETRY_SCHEMA,
         },
       },
     },
   },
   reachesOtherHost: () => true,
-  prepare: (raw) => {
+  prepare: (raw, path) => {
     const config = raw as unknown as HydratorConfig;
+    const retry = retryPolicy(config.api.retry, `${path}.api.retry`);
     const basic = config.api.auth?.basic;
     const headers: Record<string, string> =
       basic === undefined ? {} : { authorization: `Basic ${Buffer.from(`${basic.username}:${basic.password}`).toString('base64')}` };
@@ -186,7 +193,7 @@ const hydrator: HandlerDefinition = {
         };
         let answer: OutboundAnswer;
         try {
-          answer = await ports.postJson(config.api.url, body, forwarded);
+          answer = await withRetries(retry, () => ports.postJson(config.api.url, body, forwarded));
         } catch (error) {
           throw DecisionsError.unreachable('The hydrator did not answer.', error);
         }
@@ -215,17 +222,6 @@ const hydrator: HandlerDefinition = {
 /** A header value never carries a line break: a template cannot smuggle a second header upstream. */
 function stripLineBreaks(value: string): string {
   return value.replace(/[\r\n]+/g, ' ');
-}
-
-const UNITS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** A Go duration (`15m`, `1h30m`, `90s`) in milliseconds; at least a second. */
-export function goDuration(text: string, path: string): number {
-  const parts = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/.test(text) ? [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)] : [];
-  const ms = parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * UNITS[unit!]!, 0);
-  if (parts.length === 0 || ms < 1000 || ms > 366 * 24 * 3_600_000)
-    throw new HandlerConfigError(path, 'must be a duration such as 15m, between 1s and a year');
-  return ms;
 }
 
 export const MUTATORS: Readonly<Record<string, HandlerDefinition>> = {
