@@ -246,7 +246,7 @@ describe('rules admin API', () => {
     );
     await a.running.app.get(ChangeNotifier).publish('rules', 'moved');
     const reported = async (): Promise<string | undefined> =>
-      (await a.public.get<{ details?: Record<string, string> }>('/health/ready')).body.details?.['rules'];
+      (await a.admin.get<{ details?: Record<string, string> }>('/health/ready')).body.details?.['rules'];
     let detail: string | undefined;
     const deadline = Date.now() + 5000;
     while (!(detail = await reported())?.includes('"moved"') && Date.now() < deadline)
