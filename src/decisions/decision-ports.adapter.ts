@@ -20,6 +20,12 @@ export const ID_TOKEN_MUTATOR_SET = 'decisions.id-token';
 
 /** Remote key sets are kept this long, as Oathkeeper keeps fetched credentials. */
 const REMOTE_JWKS_TTL_MS = 30_000;
+/**
+ * A failed fetch is answered again for this long without fetching: otherwise every request carrying
+ * a token fetches a failing URL anew, which multiplies our traffic onto the JWKS host while it
+ * struggles and adds its timeout to every request. Short, so a host that recovers is used again soon.
+ */
+const REMOTE_JWKS_FAILURE_TTL_MS = 5_000;
 
 /**
  * The pipeline's ports wired to the other contexts' exported services, in process (sessions, our
@@ -31,6 +37,10 @@ export class DecisionPortsAdapter implements DecisionPorts {
   readonly issuer: string;
   private readonly ownOrigins: ReadonlySet<string>;
   private readonly remoteKeySets = new TtlCache<string, Promise<JWTVerifyGetKey>>({ ttlMs: REMOTE_JWKS_TTL_MS, maxEntries: 1000 });
+  private readonly remoteKeyFailures = new TtlCache<string, Promise<JWTVerifyGetKey>>({
+    ttlMs: REMOTE_JWKS_FAILURE_TTL_MS,
+    maxEntries: 1000,
+  });
   private ownKeySet: { readonly etag: string; readonly keys: JWTVerifyGetKey } | undefined;
   private mutatorJwksCache: { readonly source: unknown; readonly jwks: SerializedJwks } | undefined;
   private readonly parsedSessions = new WeakMap<object, Readonly<Record<string, unknown>>>();
@@ -164,15 +174,17 @@ export class DecisionPortsAdapter implements DecisionPorts {
 
   /**
    * One fetch per URL at a time: on a cache miss under load every request would otherwise fetch the
-   * same key set at once. A failed fetch is not kept, so the next request tries again.
+   * same key set at once. A failed fetch leaves the key-set cache and is answered again, with the same
+   * error (503 `dependency_unavailable` when unreachable), for REMOTE_JWKS_FAILURE_TTL_MS.
    */
   private remoteKeys(url: string): Promise<JWTVerifyGetKey> {
-    const cached = this.remoteKeySets.get(url);
+    const cached = this.remoteKeySets.get(url) ?? this.remoteKeyFailures.get(url);
     if (cached !== undefined) return cached;
     const loading = this.fetchRemoteKeys(url);
     this.remoteKeySets.set(url, loading);
     loading.catch(() => {
       if (this.remoteKeySets.get(url) === loading) this.remoteKeySets.delete(url);
+      this.remoteKeyFailures.set(url, loading);
     });
     return loading;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backendUrl } from './proxy.route.js';
-import { normalisePath } from './request-normalisation.js';
+import { formsDotSegmentWhenDecoded, normalisePath } from './request-normalisation.js';
 
 describe('normalisePath', () => {
   it.each([
@@ -20,6 +20,29 @@ describe('normalisePath', () => {
   ])('%s → %s', (input, expected) => {
     expect(normalisePath(input)).toBe(expected);
   });
+});
+
+describe('formsDotSegmentWhenDecoded', () => {
+  it.each([
+    '/a/..%2fb',
+    '/a/..%2Fb',
+    '/a/%2e%2e/%2fb/..%2f',
+    '/a/%2e%2e%2fb',
+    '/a/%2E%2e%5cb',
+    '/a/..%5Cb',
+    '/a/.%2e%2fb',
+    '/a/b%2f..',
+    '/a/%2f.',
+  ])('%s is refused', (path) => {
+    expect(formsDotSegmentWhenDecoded(path)).toBe(true);
+  });
+
+  it.each(['/a/b', '/a/../b', '/a/%2e%2e/b', '/files/a%2fb', '/files/a%5cb', '/a/...%2fb', '/a/%2f%2fb', '/a/.b%2f'])(
+    '%s is kept',
+    (path) => {
+      expect(formsDotSegmentWhenDecoded(path)).toBe(false);
+    },
+  );
 });
 
 describe('backendUrl (Oathkeeper ConfigureBackendURL)', () => {

@@ -22,6 +22,21 @@ export function normalisePath(path: string): string {
   return `/${segments.join('/')}${trailing}`;
 }
 
+/**
+ * Whether a segment of the path becomes `.` or `..` once an encoded separator (`%2f`, `%5c`) in it is
+ * decoded, as in `/public/..%2fadmin` or `/public/%2e%2e%5cadmin`. `normalisePath` keeps such a
+ * segment whole, so a rule for `/public/<.*>` would match it, while an upstream that decodes the
+ * separator serves `/admin`. Encoded separators between ordinary names (`/files/a%2fb`) are fine.
+ */
+export function formsDotSegmentWhenDecoded(path: string): boolean {
+  for (const segment of path.split('/')) {
+    if (!/%(2f|5c)/i.test(segment)) continue;
+    const decoded = segment.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
+    if (decoded.split(/[/\\]/).some((part) => part === '.' || part === '..')) return true;
+  }
+  return false;
+}
+
 export interface JudgedRequestOptions {
   /** The path and query to judge (for /decisions: what follows the prefix). */
   readonly pathAndQuery: string;
@@ -61,6 +76,8 @@ export function judgedRequest(request: FastifyRequest, options: JudgedRequestOpt
   } catch (error) {
     throw new DecisionsError(DecisionsErrorCode.InvalidRequest, 'The request path holds a malformed percent-encoding.', { cause: error });
   }
+  if (formsDotSegmentWhenDecoded(rawPath))
+    throw new DecisionsError(DecisionsErrorCode.InvalidRequest, 'The request path holds a dot segment behind an encoded separator.');
   let url: URL;
   try {
     url = new URL(`${scheme}://${host}`);

@@ -40,5 +40,6 @@ export function toEventResponse(event: DirectoryEventEntity): EventResponseDto {
     group_id: event.groupId,
     outcome: event.outcome,
     error_code: event.errorCode,
+    count: event.count,
   };
 }

@@ -108,6 +108,25 @@ export class SyncLedgerRepository {
     );
   }
 
+  /**
+   * Logs one refused delivery: counted on the connection's entry for the same reason received within
+   * `windowMs`, or a new entry when there is none. Two instances refusing the first delivery of a
+   * window at the same moment may each start one; the log still grows by windows, not by requests.
+   */
+  async logRejected(connectionId: string, errorCode: string, receivedAt: Date, windowMs: number): Promise<void> {
+    await this.dataSource.query(
+      `WITH counted AS (
+         UPDATE directory_sync_events SET count = count + 1
+         WHERE id = (SELECT id FROM directory_sync_events
+                     WHERE connection_id = $1 AND received_at > $3 AND outcome = 'rejected' AND error_code = $2
+                     ORDER BY received_at DESC LIMIT 1)
+         RETURNING 1)
+       INSERT INTO directory_sync_events (id, connection_id, received_at, outcome, error_code, count)
+       SELECT $4, $1, $5, 'rejected', $2, 1 WHERE NOT EXISTS (SELECT 1 FROM counted)`,
+      [connectionId, errorCode, new Date(receivedAt.getTime() - windowMs), randomUUID(), receivedAt],
+    );
+  }
+
   /** Newest first (ties by id). */
   async findEvents(
     connectionId: string,

@@ -5,18 +5,22 @@ import { ConnectionsService } from './connections.service.js';
 import { DirectoryEffects, type DeliverySummary } from './directory-effects.js';
 import { type DirectoryEvent, parseDelivery } from './directory-event.js';
 import { DirectorySyncError, DirectorySyncErrorCode } from './directory-sync.errors.js';
+import { DirectorySyncMetrics } from './directory-sync.metrics.js';
 import type { DirectoryConnectionEntity } from './entities/directory-connection.entity.js';
 import { SyncLedgerRepository } from './sync-ledger.repository.js';
 import { deliveryDigest, isFresh, parseServiceSignature, signedByAny, type ServiceSignature } from './webhook-signature.js';
 
 /** Deliveries of one connection that may wait on one instance while `WEBHOOKS_CONCURRENCY` others apply. */
 const MAX_WAITING_DELIVERIES = 256;
+/** Refusals of one connection for one reason within this window share one `rejected` log entry. */
+const REJECTED_LOG_WINDOW_MS = 60_000;
 
 /**
  * `POST /webhooks/directory-sync/{connection}`, minus HTTP: verify, then apply. The steps:
  * 1. the connection (404 unknown);
  * 2. the signature over the raw body with the current or, in its grace period, the previous secret,
- *    and the timestamp's freshness (401); the envelope (400) — each refusal logged `rejected`;
+ *    and the timestamp's freshness (401); the envelope (400) — each refusal counted in the metrics and
+ *    on the connection's `rejected` entry for that reason and minute (a flood adds no rows);
  * 3. inside the connection's concurrency bound, DirectoryEffects applies the delivery in one
  *    transaction: claimed by its (t, s) (a replay applies nothing and is logged `duplicate`), then each
  *    event behind a savepoint (one that fails is logged `failed` and the rest still apply);
@@ -27,6 +31,7 @@ export class WebhookReceiver {
   private readonly logger = new Logger('DirectorySync');
   private readonly gate: ConnectionGate;
   private readonly toleranceMs: number;
+  private readonly metrics = new DirectorySyncMetrics();
 
   constructor(
     private readonly connections: ConnectionsService,
@@ -42,8 +47,10 @@ export class WebhookReceiver {
     const receivedAt = new Date();
     const { connection, secrets } = await this.connections.forDelivery(connectionId, receivedAt).catch((error: unknown) => {
       // No connection row to log against: a log line instead (the id as sent, cut short).
-      if (error instanceof DirectorySyncError)
+      if (error instanceof DirectorySyncError) {
+        this.metrics.rejected(error.reason);
         this.logger.warn({ msg: 'webhook for an unknown connection', connection_id: connectionId.slice(0, 64) });
+      }
       throw error;
     });
     let signature: ServiceSignature;
@@ -77,17 +84,7 @@ export class WebhookReceiver {
   }
 
   private async rejected(connection: DirectoryConnectionEntity, receivedAt: Date, code: DirectorySyncErrorCode): Promise<void> {
-    await this.ledger.log([
-      {
-        connectionId: connection.id,
-        receivedAt,
-        event: null,
-        directoryId: null,
-        objectId: null,
-        groupId: null,
-        outcome: 'rejected',
-        errorCode: code,
-      },
-    ]);
+    this.metrics.rejected(code);
+    await this.ledger.logRejected(connection.id, code, receivedAt, REJECTED_LOG_WINDOW_MS);
   }
 }

@@ -1,7 +1,7 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminAuth, PublicAccess } from '../common/auth/auth-marker.js';
-import { OnListener } from '../common/http/listener.js';
+import { listenerOf, OnListener } from '../common/http/listener.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ReadinessService } from './readiness.service.js';
 
@@ -16,8 +16,9 @@ export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
 
   @Get('ready')
-  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
-    const result = await this.readiness.check();
+  async ready(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
+    // Anyone can reach the public listener: it learns ok or not; the operator reads why on the admin one.
+    const result = listenerOf(request.raw) === 'admin' ? await this.readiness.check() : await this.readiness.checkForPublic();
     if (result.ready) return result.details === undefined ? OK : { ...OK, details: result.details };
     void reply.status(503);
     return { errors: result.errors };

@@ -9,6 +9,12 @@ const PING_TIMEOUT_MS = 2000;
 
 export type Readiness = { ready: true; details?: Record<string, string> } | { ready: false; errors: Record<string, string> };
 
+/**
+ * What a component report says on the public listener instead of its own message: reports name files,
+ * rule ids and parse errors, which only the operator (admin listener) should read.
+ */
+const REPORT_ON_PUBLIC = 'unavailable';
+
 /** Readiness = not shutting down + the database answers + no migration pending + no failing report. */
 @Injectable()
 export class ReadinessService {
@@ -20,6 +26,20 @@ export class ReadinessService {
     private readonly shutdown: ShutdownState,
     private readonly reports: ReadinessReports,
   ) {}
+
+  /**
+   * Readiness as the public listener shows it: ok or not, with the names of what failed. The messages of
+   * the database and shutdown checks are fixed sentences and stay; a component report's own message is
+   * replaced, and the details of a ready instance are left out.
+   */
+  async checkForPublic(): Promise<Readiness> {
+    const result = await this.check();
+    if (result.ready) return { ready: true };
+    const errors = { ...result.errors };
+    for (const [component, report] of this.reports.entries())
+      if (report.failing && component in errors) errors[component] = REPORT_ON_PUBLIC;
+    return { ready: false, errors };
+  }
 
   async check(): Promise<Readiness> {
     if (this.shutdown.isShuttingDown) return { ready: false, errors: { server: 'the server is shutting down' } };

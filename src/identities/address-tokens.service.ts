@@ -8,7 +8,7 @@ import { IdentityVerificationTokenEntity } from './entities/identity-verificatio
 import { IDENTITIES_CHANGED_TOPIC } from './identities.service.js';
 import { linkTokenHmac, newLinkToken } from './link-token.js';
 import { RecoveryTokensRepository } from './recovery-tokens.repository.js';
-import { normalizeIdentifier } from './schemas/identifier-normalization.js';
+import { normalizeIdentifier } from '../common/text/identifier-normalization.js';
 
 export type { RedeemedToken } from './address-tokens.repository.js';
 

@@ -10,7 +10,7 @@ import { parseIdentityListFilter } from './identity-list-filter.js';
 import type { IdentityRecord } from './identity-record.js';
 import type { IdentityState } from './identity-state.js';
 import { PasswordImport } from './password-import.js';
-import { normalizeIdentifier } from './schemas/identifier-normalization.js';
+import { normalizeIdentifier } from '../common/text/identifier-normalization.js';
 import type { IdentitySchema } from './schemas/identity-schema.js';
 import { IdentitySchemaRegistry } from './schemas/identity-schema-registry.js';
 

@@ -1,5 +1,5 @@
 import { IdentitiesError } from './identities.errors.js';
-import { normalizeIdentifier } from './schemas/identifier-normalization.js';
+import { normalizeIdentifier } from '../common/text/identifier-normalization.js';
 
 /** Equality on a login identifier, optionally only the one derived from one trait path. */
 export interface IdentifierCondition {

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
 import type { AccessRule, MatchingStrategy, RuleHandler, RuleProblem, RuleValidator } from './access-rule.js';
+import { normalizeIdentifier } from '../common/text/identifier-normalization.js';
 import { compileUrlPattern, UrlPatternError } from './engine/url-pattern.js';
 
 /** Oathkeeper's list (rule/validator.go). */
@@ -91,6 +92,12 @@ export function readRule(input: unknown, strategy: MatchingStrategy, validators:
   const problems: RuleProblem[] = [];
   if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(input.id) || input.id.trim() !== input.id) {
     problems.push({ path: 'id', message: 'must not hold control or invisible characters, nor start or end with spaces' });
+  } else if (input.id.normalize('NFC') !== input.id || normalizeIdentifier(input.id) === undefined) {
+    // Ids name rules in logs, metrics, readiness and the ambiguous error: two that read alike must be the same bytes.
+    problems.push({
+      path: 'id',
+      message: 'must be NFC and hold no look-alike characters (compatibility forms such as full-width letters)',
+    });
   }
   if (input.description !== undefined && CONTROL_CHARACTERS.test(input.description)) {
     problems.push({ path: 'description', message: 'must not hold control characters other than tab and line breaks' });

@@ -74,6 +74,12 @@ describe('rule shape', () => {
     expect(paths(aRuleDocument(' a', 'https://a.example/'))).toEqual(['id']);
   });
 
+  it('ids: NFC, and no look-alike characters', () => {
+    expect(paths(aRuleDocument('zo\u00eb-r\u00e8gle', 'https://a.example/'))).toEqual([]);
+    for (const id of ['zoe\u0308', '\u212Aate', '\uff41dmin', '\ufb01les', '\u0130nci', 'rule\u00b2', 'a\u202eb', 'a\u2066b'])
+      expect(paths(aRuleDocument(id, 'https://a.example/')), id).toEqual(['id']);
+  });
+
   it('methods: known HTTP methods, any case, each once', () => {
     const withMethods = (methods: unknown): unknown =>
       aRuleDocument('r1', 'https://a.example/', { match: { methods, url: 'https://a.example/' } });

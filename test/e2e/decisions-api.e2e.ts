@@ -297,6 +297,12 @@ describe('S59: the decision API under attack', () => {
   it('refuses a malformed percent-encoding with a 400', async () => {
     expectAccessError(await judge('GET', '/open/%zz'), 400, 'invalid_request');
   });
+
+  it('refuses a dot segment hidden behind an encoded separator with a 400, and keeps other encoded slashes', async () => {
+    for (const path of ['/open/..%2fadmin', '/open/%2e%2e%2fadmin', '/open/%2E%2e%5cadmin', '/open/.%2e%2Fadmin', '/open/x/..%5Cadmin'])
+      expectAccessError(await judge('GET', path), 400, 'invalid_request');
+    expect((await judge('GET', '/open/a%2fb')).status).toBe(200);
+  });
 });
 
 describe('trusted proxies and allowed peers', () => {

@@ -45,6 +45,8 @@ beforeAll(async () => {
         res.end(payload === undefined ? '' : JSON.stringify(payload));
       };
       if (req.url === '/jwks.json') return reply(200, JSON.parse(jwks));
+      if (req.url === '/jwks-missing.json') return reply(404);
+      if (req.url === '/jwks-down.json') return req.socket.destroy();
       if (req.url === '/authorize') return reply((body as { subject?: string }).subject === 'guest' ? 200 : 403);
       if (req.url === '/token') {
         calls.token += 1;
@@ -122,6 +124,16 @@ beforeAll(async () => {
       mutators: [{ handler: 'header', config: { headers: { 'X-Sub': '{{ print .Subject }}' } } }],
     }),
   );
+  for (const [id, file] of [
+    ['jwt-missing-keys', 'jwks-missing.json'],
+    ['jwt-down-keys', 'jwks-down.json'],
+  ] as const) {
+    await put(
+      aRuleDocument(id, `http://${HOST}/${id}`, {
+        authenticators: [{ handler: 'jwt', config: { jwks_urls: [`${remoteUrl}/${file}`], allowed_algorithms: ['ES256'] } }],
+      }),
+    );
+  }
   await put(
     aRuleDocument('remote-introspection', `http://${HOST}/introspected`, {
       authenticators: [
@@ -186,6 +198,29 @@ describe('outbound handlers, once enabled', () => {
     expect(good.headers['x-sub']).toBe('svc-9');
     const foreign = await judge('/jwt', { authorization: `Bearer ${await sign('https://evil.example')}` });
     expect(foreign.status).toBe(401);
+  });
+
+  it('jwt: a JWKS URL that fails is not fetched again for every token, and answers as before meanwhile', async () => {
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: 'remote-1' })
+      .setSubject('svc-9')
+      .setExpirationTime('5m')
+      .sign(signingKey);
+    const fetches = (path: string) => received.filter((entry) => entry.path === path).length;
+    for (const [id, path, status, code] of [
+      ['jwt-missing-keys', '/jwks-missing.json', 500, 'handler_failed'],
+      ['jwt-down-keys', '/jwks-down.json', 503, 'dependency_unavailable'],
+    ] as const) {
+      const first = await judge(`/${id}`, { authorization: `Bearer ${token}` });
+      expect([first.status, (first.body as { id?: string }).id], first.text).toEqual([status, code]);
+      const fetched = fetches(path);
+      expect(fetched).toBeGreaterThan(0);
+      for (let i = 0; i < 5; i += 1) {
+        const again = await judge(`/${id}`, { authorization: `Bearer ${token}` });
+        expect([again.status, (again.body as { id?: string }).id]).toEqual([status, code]);
+      }
+      expect(fetches(path)).toBe(fetched);
+    }
   });
 
   it('cookie_session forwards the cookies to a check_session_url elsewhere, with the request path', async () => {

@@ -149,6 +149,18 @@ describe('the reverse proxy', () => {
     expect(seen.length).toBe(before);
   });
 
+  it('refuses a dot segment hidden behind an encoded separator (400), and forwards other encoded slashes', async () => {
+    const before = seen.length;
+    for (const path of ['/api/..%2fadmin/users', '/api/%2e%2e%2fadmin/users', '/api/%2E%2e%5cadmin', '/api/.%2e%2Fadmin']) {
+      const response = await proxy('GET', path);
+      expect(response.status, path).toBe(400);
+      expect(response.body).toMatchObject({ id: 'invalid_request', code: 400 });
+    }
+    expect(seen.length).toBe(before);
+    expect((await proxy('GET', '/api/a%2fb')).status).toBe(200);
+    expect(seen.at(-1)?.url).toBe('/base/a%2fb');
+  });
+
   it('answers 502 upstream_unavailable in the access shape when the upstream is down or too slow', async () => {
     for (const path of ['/down/x', '/hang']) {
       const response = await proxy('GET', path);

@@ -55,6 +55,7 @@ interface LoggedEvent {
   group_id: string | null;
   outcome: string;
   error_code: string | null;
+  count: number;
 }
 
 type Payload = Record<string, unknown> | Record<string, unknown>[];
@@ -312,8 +313,33 @@ describe('signature and envelope checks (S58)', () => {
     expectIdentityError(await deliver(connection, reformatted, `t=${t},s=${good}`), 401, 'invalid_signature');
     expect(await identityCount()).toBe(count);
     const rejected = await events(connection.id, '?outcome=rejected');
-    expect(rejected.length).toBeGreaterThanOrEqual(headers.length + 1);
+    expect(rejected.reduce((sum, entry) => sum + entry.count, 0)).toBeGreaterThanOrEqual(headers.length + 1);
     expect(rejected[0]).toMatchObject({ event: null, error_code: 'invalid_signature' });
+  });
+
+  it('counts a flood of refused deliveries on one log entry per reason and minute, and every refusal in the metrics', async () => {
+    const flooded = await connect();
+    const body = JSON.stringify(payload());
+    const counted = async (reason: string): Promise<number> => {
+      const text = (await app.anonymousAdmin.get('/metrics/prometheus')).text;
+      const found = new RegExp(`^directory_sync_rejected_deliveries_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(text);
+      return Number(found?.[1] ?? 0);
+    };
+    const before = [await counted('invalid_signature'), await counted('stale_timestamp'), await counted('not_found')];
+    for (let i = 0; i < 20; i += 1)
+      expectIdentityError(await deliver(flooded, body, `t=${Date.now()},s=${'0'.repeat(64)}`), 401, 'invalid_signature');
+    for (let i = 0; i < 3; i += 1) expectIdentityError(await send(flooded, payload(), Date.now() - 6 * 60_000), 401, 'stale_timestamp');
+    expectIdentityError(await deliver({ id: randomUUID() }, body, signature(flooded.secret, body)), 404, 'not_found');
+
+    const rejected = await events(flooded.id, '?outcome=rejected');
+    expect(rejected.map((entry) => [entry.error_code, entry.count]).sort()).toEqual([
+      ['invalid_signature', 20],
+      ['stale_timestamp', 3],
+    ]);
+    const after = [await counted('invalid_signature'), await counted('stale_timestamp'), await counted('not_found')];
+    expect(after.map((value, index) => value - before[index]!)).toEqual([20, 3, 1]);
+    expect((await send(flooded, payload())).status).toBe(200);
+    expect((await events(flooded.id, '?outcome=applied'))[0]).toMatchObject({ outcome: 'applied', count: 1 });
   });
 
   it('refuses stale and future timestamps beyond five minutes, accepts them inside, and seconds by magnitude', async () => {

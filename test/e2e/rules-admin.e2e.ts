@@ -201,6 +201,12 @@ describe('rules admin API', () => {
     const longId = 'x'.repeat(191);
     const tooLong = await a.admin.put<AccessError>(`/rules/${longId}`, { json: aRuleDocument(longId, 'https://bad.example/') });
     expect(tooLong.status).toBe(400);
+    for (const id of ['\uff41dmin', '\u212Aey', 'zoe\u0308', 'a\u202eb']) {
+      const lookAlike = await a.admin.put<AccessError>(`/rules/${encodeURIComponent(id)}`, {
+        json: aRuleDocument(id, 'https://bad.example/'),
+      });
+      expect([lookAlike.status, lookAlike.body.id], id).toEqual([400, 'invalid_rule']);
+    }
     expect(await storedCount()).toBe(before);
     expect((await a.admin.get('/rules/bad')).status).toBe(404);
   });
@@ -246,7 +252,7 @@ describe('rules admin API', () => {
     );
     await a.running.app.get(ChangeNotifier).publish('rules', 'moved');
     const reported = async (): Promise<string | undefined> =>
-      (await a.public.get<{ details?: Record<string, string> }>('/health/ready')).body.details?.['rules'];
+      (await a.admin.get<{ details?: Record<string, string> }>('/health/ready')).body.details?.['rules'];
     let detail: string | undefined;
     const deadline = Date.now() + 5000;
     while (!(detail = await reported())?.includes('"moved"') && Date.now() < deadline)

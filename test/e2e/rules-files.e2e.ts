@@ -112,10 +112,12 @@ describe('rules from files (RULES_FILES)', () => {
 
   it('a bad file keeps its last good rules, and readiness says so while staying ready', async () => {
     await writeAtomically(single, JSON.stringify([aRuleDocument('file-a', 'https://files.example/<(?!x).*>')]));
-    await eventually(async () => (await app.public.get<Readiness>('/health/ready')).body.details?.['rules'] !== undefined);
-    const ready = await app.public.get<Readiness>('/health/ready');
+    await eventually(async () => (await app.admin.get<Readiness>('/health/ready')).body.details?.['rules'] !== undefined);
+    const ready = await app.admin.get<Readiness>('/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.body.details?.['rules']).toContain('main.json');
+    const publicReady = await app.public.get<Readiness>('/health/ready');
+    expect([publicReady.status, publicReady.body]).toEqual([200, { status: 'ok' }]);
     expect(await ruleIds(app)).toContain('file-d');
     expect(matchedId(app, 'GET', 'https://files.example/a/abc')).toBe('file-a');
 
@@ -124,7 +126,7 @@ describe('rules from files (RULES_FILES)', () => {
     expect(matchedId(app, 'GET', 'https://files.example/d')).toBe('file-d');
 
     await writeAtomically(single, JSON.stringify([aRuleDocument('file-a', 'https://files.example/a/<[a-z]+>')]));
-    await eventually(async () => (await app.public.get<Readiness>('/health/ready')).body.details === undefined);
+    await eventually(async () => (await app.admin.get<Readiness>('/health/ready')).body.details === undefined);
     expect(await ruleIds(app)).not.toContain('file-d');
   });
 
@@ -139,7 +141,7 @@ describe('rules from files (RULES_FILES)', () => {
       join(directory, 'one.yaml'),
       toYaml([aRuleDocument('file-b', 'https://files.example/b2'), aRuleDocument('stored-x', 'https://files.example/x')]),
     );
-    await eventually(async () => (await app.public.get<Readiness>('/health/ready')).body.details?.['rules']?.includes('one.yaml') === true);
+    await eventually(async () => (await app.admin.get<Readiness>('/health/ready')).body.details?.['rules']?.includes('one.yaml') === true);
     // Neither source overrides the other: the stored rule and the file's last good rules stay.
     expect(matchedId(app, 'GET', 'https://stored.example/')).toBe('stored-x');
     expect(matchedId(app, 'GET', 'https://files.example/b')).toBe('file-b');
@@ -152,14 +154,14 @@ describe('rules from files (RULES_FILES)', () => {
       const stored = await other.admin.put('/rules/file-b', { json: aRuleDocument('file-b', 'https://hijack.example/') });
       expect(stored.status, stored.text).toBe(201);
       await eventually(
-        async () => (await app.public.get<Readiness>('/health/ready')).body.details?.['rules']?.includes('"file-b"') === true,
+        async () => (await app.admin.get<Readiness>('/health/ready')).body.details?.['rules']?.includes('"file-b"') === true,
       );
       expect(matchedId(app, 'GET', 'https://files.example/b')).toBe('file-b');
       expect(matchedId(app, 'GET', 'https://hijack.example/')).toBe('no_match');
       expect(matchedId(other, 'GET', 'https://hijack.example/')).toBe('file-b');
       expect((await other.admin.delete('/rules/file-b')).status).toBe(204);
       await eventually(
-        async () => (await app.public.get<Readiness>('/health/ready')).body.details?.['rules']?.includes('"file-b"') !== true,
+        async () => (await app.admin.get<Readiness>('/health/ready')).body.details?.['rules']?.includes('"file-b"') !== true,
       );
     } finally {
       await other.close();
@@ -184,10 +186,12 @@ describe('a rules file that never loaded', () => {
   });
 
   it('takes the instance out of rotation (503) naming the files, while the good files are in force', async () => {
-    const ready = await app.public.get<Readiness>('/health/ready');
+    const ready = await app.admin.get<Readiness>('/health/ready');
     expect(ready.status).toBe(503);
     expect(ready.body.errors?.['rules']).toContain('bad.json');
     expect(ready.body.errors?.['rules']).toContain('missing.yaml');
+    const publicReady = await app.public.get<Readiness>('/health/ready');
+    expect([publicReady.status, publicReady.body]).toEqual([503, { errors: { rules: 'unavailable' } }]);
     expect(await ruleIds(app)).toEqual(['good']);
   });
 
@@ -229,7 +233,7 @@ describe('glob matching strategy (RULES_MATCHING_STRATEGY=glob)', () => {
       .get(RulesService)
       .registerValidator((rule) => (rule.id === 'glob' ? [{ path: 'authorizer.handler', message: 'refused from now on' }] : []));
     await eventually(() => matchedId(app, 'GET', 'https://glob.example/api/a') === 'no_match');
-    const ready = await app.public.get<Readiness>('/health/ready');
+    const ready = await app.admin.get<Readiness>('/health/ready');
     expect(ready.status).toBe(503);
     expect(ready.body.errors?.['rules']).toContain('rules.yaml');
     expect(matchedId(app, 'GET', 'https://glob.example/files/readme')).toBe('stored-glob');

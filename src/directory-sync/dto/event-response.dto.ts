@@ -12,4 +12,6 @@ export class EventResponseDto {
   group_id!: string | null;
   outcome!: EventOutcome;
   error_code!: string | null;
+  /** `rejected`: the refusals of this connection and reason in the minute from `received_at`; 1 otherwise. */
+  count!: number;
 }

@@ -40,4 +40,8 @@ export class DirectoryEventEntity {
 
   @Column({ name: 'error_code', type: 'varchar', length: 64, nullable: true })
   errorCode!: string | null;
+
+  /** How many refusals a `rejected` entry stands for (one entry per connection, reason and minute); 1 otherwise. */
+  @Column({ type: 'integer', default: 1 })
+  count!: number;
 }

@@ -1,4 +1,4 @@
-import { normalizeIdentifier } from './identifier-normalization.js';
+import { normalizeIdentifier } from '../../common/text/identifier-normalization.js';
 
 /**
  * `email` and `idn-email`: ajv-formats' `email` is ASCII-only, which would refuse internationalised

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isEmailAddress } from './email-address.js';
-import { normalizeIdentifier } from './identifier-normalization.js';
+import { normalizeIdentifier } from '../../common/text/identifier-normalization.js';
 
 describe('normalizeIdentifier', () => {
   it.each([

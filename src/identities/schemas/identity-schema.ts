@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { IdentitiesError } from '../identities.errors.js';
 import type { DerivedAddress, DerivedIdentifier, DerivedTraits } from './derived-traits.js';
-import { normalizeIdentifier } from './identifier-normalization.js';
+import { normalizeIdentifier } from '../../common/text/identifier-normalization.js';
 import type { KratosExtensionConfig } from './kratos-extension.js';
 
 /** One extension keyword met while validating: where, with which value, saying what. */
