@@ -6,6 +6,7 @@ import { queryDatabase } from '../support/database.js';
 import type { HttpResponse } from '../support/http.js';
 import { OAuthBrowser, queryParam, registerClient, responseParams, type RegisteredClient } from '../support/oauth-browser.js';
 import { expectOAuthError, token } from '../support/oauth.js';
+import { ageAuthentications, ageConsentRequests, ageLoginRequests, expireAuthentications } from '../support/time-travel.js';
 
 const ISSUER = 'https://id.example';
 const LOGIN_APP = 'https://apps.example/login';
@@ -441,7 +442,7 @@ describe('S17: requests past TTL_LOGIN_CONSENT_REQUEST', () => {
     const location = await browser.authorize(query());
     const challenge = challengeOf(location, 'login');
     const redirect = await browser.acceptLogin(location);
-    await queryDatabase(app.databaseUrl, "UPDATE oauth2_login_requests SET requested_at = now() - interval '31 minutes'");
+    await ageLoginRequests(app, '31 minutes');
     expectOAuthError(await getLogin(challenge), 404, 'not_found');
     expectOAuthError(await put('login', 'reject', challenge, {}), 404, 'not_found');
     const late = await browser.get(redirect);
@@ -454,10 +455,7 @@ describe('S17: requests past TTL_LOGIN_CONSENT_REQUEST', () => {
     const consentLocation = await untilConsent(browser);
     const challenge = challengeOf(consentLocation, 'consent');
     const redirect = await browser.acceptConsent(consentLocation);
-    await queryDatabase(
-      app.databaseUrl,
-      "UPDATE oauth2_consent_requests SET requested_at = now() - interval '31 minutes' WHERE was_used = false",
-    );
+    await ageConsentRequests(app, '31 minutes', { was_used: false });
     expectOAuthError(await getConsent(challenge), 404, 'not_found');
     const late = await browser.get(redirect);
     expect(late.status).toBe(401);
@@ -467,11 +465,8 @@ describe('S17: requests past TTL_LOGIN_CONSENT_REQUEST', () => {
   it('an expired request that was never answered cannot be accepted (404), login or consent', async () => {
     const loginChallenge = challengeOf(await new OAuthBrowser(app).authorize(query()), 'login');
     const consentChallenge = challengeOf(await untilConsent(new OAuthBrowser(app)), 'consent');
-    await queryDatabase(app.databaseUrl, "UPDATE oauth2_login_requests SET requested_at = now() - interval '31 minutes'");
-    await queryDatabase(
-      app.databaseUrl,
-      "UPDATE oauth2_consent_requests SET requested_at = now() - interval '31 minutes' WHERE was_used = false",
-    );
+    await ageLoginRequests(app, '31 minutes');
+    await ageConsentRequests(app, '31 minutes', { was_used: false });
     expectOAuthError(await put('login', 'accept', loginChallenge, { subject: 'alice' }), 404, 'not_found');
     expectOAuthError(await put('consent', 'accept', consentChallenge, { grant_scope: ['openid'] }), 404, 'not_found');
   });
@@ -507,11 +502,7 @@ describe('remembered logins', () => {
     expect(cookie?.attributes['max-age']).toBeUndefined();
     expect(cookie?.attributes['expires']).toBeUndefined();
     // Old as it may be, the session lasts as long as the browser keeps the cookie.
-    await queryDatabase(
-      app.databaseUrl,
-      "UPDATE oauth2_authentication_sessions SET authenticated_at = now() - interval '400 days' WHERE subject = $1",
-      [subject],
-    );
+    await ageAuthentications(app, '400 days', { subject: subject });
     expect((await getLogin(challengeOf(await browser.authorize(query()), 'login'))).body).toMatchObject({ skip: true, subject });
   });
 
@@ -529,7 +520,7 @@ describe('remembered logins', () => {
   it('max_age shorter than the session age asks again', async () => {
     const browser = new OAuthBrowser(app);
     await untilConsent(browser, {}, { subject: randomSubject(), remember: true, remember_for: 3600 });
-    await queryDatabase(app.databaseUrl, "UPDATE oauth2_authentication_sessions SET authenticated_at = now() - interval '10 minutes'");
+    await ageAuthentications(app, '10 minutes');
     expect((await getLogin(challengeOf(await browser.authorize(query({ max_age: '60' })), 'login'))).body.skip).toBe(false);
     expect((await getLogin(challengeOf(await browser.authorize(query({ max_age: '3600' })), 'login'))).body.skip).toBe(true);
   });
@@ -538,11 +529,7 @@ describe('remembered logins', () => {
     const subject = randomSubject();
     const browser = new OAuthBrowser(app);
     await untilConsent(browser, {}, { subject, remember: true, remember_for: 3600 });
-    await queryDatabase(
-      app.databaseUrl,
-      "UPDATE oauth2_authentication_sessions SET authenticated_at = now() - interval '10 minutes' WHERE subject = $1",
-      [subject],
-    );
+    await ageAuthentications(app, '10 minutes', { subject: subject });
     const response = await browser.get(`/oauth2/auth?${new URLSearchParams(query({ prompt: 'none', max_age: '60' })).toString()}`);
     expect(response.status).toBe(302);
     const location = response.headers.get('location')!;
@@ -571,7 +558,7 @@ describe('remembered logins', () => {
   it('a remembered session past its window no longer skips', async () => {
     const browser = new OAuthBrowser(app);
     await untilConsent(browser, {}, { subject: randomSubject(), remember: true, remember_for: 3600 });
-    await queryDatabase(app.databaseUrl, "UPDATE oauth2_authentication_sessions SET expires_at = now() - interval '1 second'");
+    await expireAuthentications(app, '1 second');
     expect((await getLogin(challengeOf(await browser.authorize(query()), 'login'))).body.skip).toBe(false);
   });
 });
@@ -609,11 +596,7 @@ describe('remembered consents', () => {
   it('remember_for 0 (the default) remembers the consent until it is revoked', async () => {
     const subject = randomSubject();
     const browser = await rememberedConsent(subject, { grant_scope: ['openid', 'offline_access'], remember: true });
-    await queryDatabase(
-      app.databaseUrl,
-      "UPDATE oauth2_consent_requests SET requested_at = now() - interval '5 years' WHERE subject = $1",
-      [subject],
-    );
+    await ageConsentRequests(app, '5 years', { subject: subject });
     expect(await nextConsentSkip(browser, subject)).toBe(true);
     const sessions = await app.admin.get<WireConsentSession[]>(`/oauth2/auth/sessions/consent?subject=${subject}`);
     expect(sessions.body.map((session) => session.remember_for)).toEqual([0]);
@@ -622,11 +605,7 @@ describe('remembered consents', () => {
   it('a remembered consent past remember_for does not skip', async () => {
     const subject = randomSubject();
     const browser = await rememberedConsent(subject, { grant_scope: ['openid', 'offline_access'], remember: true, remember_for: 60 });
-    await queryDatabase(
-      app.databaseUrl,
-      "UPDATE oauth2_consent_requests SET requested_at = now() - interval '2 minutes' WHERE subject = $1",
-      [subject],
-    );
+    await ageConsentRequests(app, '2 minutes', { subject: subject });
     expect(await nextConsentSkip(browser, subject)).toBe(false);
   });
 

@@ -7,6 +7,7 @@ import { queryDatabase } from '../support/database.js';
 import type { HttpResponse } from '../support/http.js';
 import { authorize, basic, createClient, token, type WireClient, type WireTokenResponse } from '../support/oauth.js';
 import { apiLogin, Browser, GOOD_PASSWORD, type FlowShape } from '../support/self-service.js';
+import { endSecretGrace } from '../support/time-travel.js';
 
 /**
  * Directory sync end to end: a test plays the directory-sync service, signing every delivery as it
@@ -424,11 +425,7 @@ describe('secret rotation', () => {
     expect((await send(connection, event('user.created', user('r-old', 'r-old@example.com')))).status).toBe(200);
     expect((await send(fresh, event('user.created', user('r-new', 'r-new@example.com')))).status).toBe(200);
 
-    await queryDatabase(
-      app.databaseUrl,
-      "UPDATE directory_sync_connections SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1",
-      [connection.id],
-    );
+    await endSecretGrace(app, connection.id, '1 second');
     expectIdentityError(await send(connection, event('user.created', user('r-late', 'r-late@example.com'))), 401, 'invalid_signature');
     expect((await send(fresh, event('user.created', user('r-late', 'r-late@example.com')))).status).toBe(200);
     expectIdentityError(await app.admin.post(`/directory-sync/connections/${randomUUID()}/secret`), 404, 'not_found');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
-import { queryDatabase } from '../support/database.js';
 import { authorize, basic, createClient, expectOAuthError, token } from '../support/oauth.js';
+import { expireAccessToken } from '../support/time-travel.js';
 
 /**
  * The admin API accepts access tokens this service issued with the client_credentials grant and the
@@ -84,9 +84,7 @@ describe('admin-scope access tokens', () => {
 
   it('an expired admin-scope token cannot, and changes nothing', async () => {
     const value = await clientToken(ADMIN_SCOPE);
-    await queryDatabase(app.databaseUrl, `UPDATE oauth2_access_tokens SET expires_at = now() - interval '1 second' WHERE signature = $1`, [
-      value.split('.')[1],
-    ]);
+    await expireAccessToken(app, value.split('.')[1], '1 second');
     const admin = app.anonymousAdmin.withToken(value);
     expectOAuthError(await admin.get('/clients'), 401, 'unauthorized');
     expectOAuthError(await admin.post('/clients', { json: { client_id: 'made-by-an-expired-token' } }), 401, 'unauthorized');

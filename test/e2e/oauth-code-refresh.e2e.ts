@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import { authorize, basic, createClient, expectOAuthError, token, type WireClient, type WireTokenResponse } from '../support/oauth.js';
+import { expireAccessToken, expireAuthorizationCode, expireRefreshToken } from '../support/time-travel.js';
 
 /**
  * The authorization_code and refresh_token grants, from the authorization response that token issuing
@@ -156,11 +157,7 @@ describe('authorization_code', () => {
   it('S22: an expired code is invalid_grant', async () => {
     const code = await codeFor();
     const signature = code.split('.')[1]!;
-    await queryDatabase(
-      app.databaseUrl,
-      `UPDATE oauth2_authorization_codes SET expires_at = now() - interval '1 second' WHERE signature = $1`,
-      [signature],
-    );
+    await expireAuthorizationCode(app, signature, '1 second');
     expectOAuthError(await redeem(code), 400, 'invalid_grant');
   });
 
@@ -265,9 +262,7 @@ describe('refresh_token', () => {
 
   it('an expired refresh token is invalid_grant', async () => {
     const first = await tokens();
-    await queryDatabase(app.databaseUrl, `UPDATE oauth2_refresh_tokens SET expires_at = now() - interval '1 second' WHERE signature = $1`, [
-      first.refresh_token!.split('.')[1],
-    ]);
+    await expireRefreshToken(app, first.refresh_token!.split('.')[1], '1 second');
     expectOAuthError(await refresh(first.refresh_token!), 400, 'invalid_grant');
   });
 });
@@ -341,9 +336,7 @@ describe('/userinfo', () => {
   it('S39: revoked, expired, refresh, ID and query-string tokens get 401 with WWW-Authenticate: Bearer error="invalid_token"', async () => {
     const tokens = (await redeem(await codeFor())).body;
     const expired = (await redeem(await codeFor())).body.access_token;
-    await queryDatabase(app.databaseUrl, `UPDATE oauth2_access_tokens SET expires_at = now() - interval '1 second' WHERE signature = $1`, [
-      expired.split('.')[1],
-    ]);
+    await expireAccessToken(app, expired.split('.')[1], '1 second');
     const revoked = (await redeem(await codeFor())).body.access_token;
     expect((await app.public.post('/oauth2/revoke', { form: { token: revoked }, headers: auth() })).status).toBe(200);
     for (const bad of [expired, revoked, tokens.refresh_token!, tokens.id_token!, 'garbage']) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import { authorize, basic, createClient, expectOAuthError, token, type WireClient, type WireTokenResponse } from '../support/oauth.js';
+import { ageLoginRequests, expireAccessToken, expireAuthorizationCode, expireRefreshToken } from '../support/time-travel.js';
 
 /**
  * POST /oauth2/introspect (admin listener, RFC 7662), POST /oauth2/revoke (public, RFC 7009) with the
@@ -92,9 +93,7 @@ describe('POST /oauth2/introspect', () => {
 
   it('answers {active:false} for unknown, forged, expired and revoked tokens, codes and ID tokens', async () => {
     const expired = await ccToken();
-    await queryDatabase(app.databaseUrl, `UPDATE oauth2_access_tokens SET expires_at = now() - interval '1 second' WHERE signature = $1`, [
-      expired.split('.')[1],
-    ]);
+    await expireAccessToken(app, expired.split('.')[1], '1 second');
     const revoked = await ccToken();
     expect((await revoke(revoked)).status).toBe(200);
     const forged = `${(await ccToken()).slice(0, -3)}AAA`;
@@ -153,9 +152,7 @@ describe('POST /oauth2/revoke', () => {
     expect(again.text).toBe('');
     expect((await revoke('complete-garbage')).status).toBe(200);
     const expired = await ccToken();
-    await queryDatabase(app.databaseUrl, `UPDATE oauth2_access_tokens SET expires_at = now() - interval '1 second' WHERE signature = $1`, [
-      expired.split('.')[1],
-    ]);
+    await expireAccessToken(app, expired.split('.')[1], '1 second');
     expect((await revoke(expired)).status).toBe(200);
   });
 
@@ -234,12 +231,8 @@ describe('POST /oauth2/flush', () => {
     const live = (await ccToken()).split('.')[1]!;
     const tokens = await webTokens();
     const expiredRefresh = tokens.refresh_token!.split('.')[1]!;
-    await queryDatabase(app.databaseUrl, `UPDATE oauth2_access_tokens SET expires_at = now() - interval '1 minute' WHERE signature = $1`, [
-      expired,
-    ]);
-    await queryDatabase(app.databaseUrl, `UPDATE oauth2_refresh_tokens SET expires_at = now() - interval '1 minute' WHERE signature = $1`, [
-      expiredRefresh,
-    ]);
+    await expireAccessToken(app, expired, '1 minute');
+    await expireRefreshToken(app, expiredRefresh, '1 minute');
     const response = await app.admin.post('/oauth2/flush', { json: {} });
     expect(response.status, response.text).toBe(204);
     expect(await count('oauth2_access_tokens', expired)).toBe(0);
@@ -249,9 +242,7 @@ describe('POST /oauth2/flush', () => {
 
   it('notAfter: only what expired before it; a future notAfter never deletes working tokens', async () => {
     const recent = (await ccToken()).split('.')[1]!;
-    await queryDatabase(app.databaseUrl, `UPDATE oauth2_access_tokens SET expires_at = now() - interval '1 minute' WHERE signature = $1`, [
-      recent,
-    ]);
+    await expireAccessToken(app, recent, '1 minute');
     const live = (await ccToken()).split('.')[1]!;
     const past = new Date(Date.now() - 3600_000).toISOString();
     expect((await app.admin.post('/oauth2/flush', { json: { notAfter: past } })).status).toBe(204);
@@ -266,11 +257,7 @@ describe('POST /oauth2/flush', () => {
   it('deletes expired codes and the login requests of flows past TTL_LOGIN_CONSENT_REQUEST', async () => {
     const { parameters } = await authorize(app, web.client_id, { scope: ['openid'] });
     const code = parameters['code']!.split('.')[1]!;
-    await queryDatabase(
-      app.databaseUrl,
-      `UPDATE oauth2_authorization_codes SET expires_at = now() - interval '1 minute' WHERE signature = $1`,
-      [code],
-    );
+    await expireAuthorizationCode(app, code, '1 minute');
     const live = (await authorize(app, web.client_id, { scope: ['openid'] })).parameters['code']!.split('.')[1]!;
     const started = await app.public.get(
       `/oauth2/auth?${new URLSearchParams({ client_id: web.client_id, redirect_uri: 'https://web.example/cb', response_type: 'code', scope: 'openid', state: 'state-0123456789' }).toString()}`,
@@ -284,11 +271,7 @@ describe('POST /oauth2/flush', () => {
     expect((await app.admin.post('/oauth2/flush', { json: {} })).status).toBe(204);
     // The flow is fresh: it stays.
     expect(await loginRequests()).toBe(1);
-    await queryDatabase(
-      app.databaseUrl,
-      `UPDATE oauth2_login_requests SET requested_at = now() - interval '31 minutes' WHERE client_id = $1`,
-      [web.client_id],
-    );
+    await ageLoginRequests(app, '31 minutes', { client_id: web.client_id });
     expect((await app.admin.post('/oauth2/flush', { json: {} })).status).toBe(204);
     expect(await loginRequests()).toBe(0);
     expect(await count('oauth2_authorization_codes', code)).toBe(0);
@@ -316,11 +299,7 @@ describe('the periodic janitor (OAUTH2_JANITOR_INTERVAL)', () => {
       };
       const expired = await issue();
       const live = await issue();
-      await queryDatabase(
-        periodic.databaseUrl,
-        `UPDATE oauth2_access_tokens SET expires_at = now() - interval '1 minute' WHERE signature = $1`,
-        [expired],
-      );
+      await expireAccessToken(periodic, expired, '1 minute');
       const rows = async (signature: string): Promise<number> =>
         (
           await queryDatabase<{ n: number }>(

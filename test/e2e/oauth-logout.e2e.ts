@@ -8,6 +8,7 @@ import { queryDatabase } from '../support/database.js';
 import type { HttpResponse } from '../support/http.js';
 import { OAuthBrowser, queryParam, registerClient, signInForIdToken, type RegisteredClient } from '../support/oauth-browser.js';
 import { expectOAuthError } from '../support/oauth.js';
+import { ageLogoutRequests } from '../support/time-travel.js';
 
 const ISSUER = 'https://id.example';
 const LOGOUT_APP = 'https://apps.example/logout';
@@ -372,7 +373,7 @@ describe('logout requests on the admin API', () => {
   it('S17: past TTL_LOGIN_CONSENT_REQUEST the request is 404 and its verifier request_unauthorized', async () => {
     const { browser, challenge } = await pendingLogout();
     const redirect = (await acceptLogout(challenge)).body.redirect_to;
-    await queryDatabase(app.databaseUrl, "UPDATE oauth2_logout_requests SET requested_at = now() - interval '31 minutes'");
+    await ageLogoutRequests(app, '31 minutes');
     expectOAuthError(await getLogout(challenge), 404, 'not_found');
     expect(errorOf(await browser.get(redirect))).toBe('request_unauthorized');
     expect(await loginSkips(browser)).toBe(true);

@@ -13,6 +13,7 @@ import {
   type FlowShape,
   type SessionShape,
 } from '../support/self-service.js';
+import { expireFlow } from '../support/time-travel.js';
 
 let app: TestApp;
 
@@ -23,10 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-async function expire(flowId: string): Promise<void> {
-  await queryDatabase(app.databaseUrl, `UPDATE self_service_flows SET expires_at = now() - interval '2 minutes' WHERE id = $1`, [flowId]);
-}
 
 describe('login flow (API)', () => {
   it('initializes a flow with the reference nodes: csrf_token, password_identifier, password, method', async () => {
@@ -166,7 +163,7 @@ describe('login flow (API)', () => {
 
   it('expired flow: fetch 410 with where to restart; submit 302 to a fresh flow carrying 4010001 (body = the fresh flow)', async () => {
     const init = await app.public.get<FlowShape>('/self-service/login/api');
-    await expire(init.body.id);
+    await expireFlow(app, init.body.id, '2 minutes');
     const fetched = await app.public.get<{ error: { id: string; code: number; details: Record<string, string> } }>(
       `/self-service/login/flows?id=${init.body.id}`,
     );
@@ -489,7 +486,7 @@ describe('login flow (browser)', () => {
   it('expired browser flow: 302 to the login UI with a fresh flow carrying 4010001', async () => {
     const browser = new Browser(app);
     const flow = await browser.startFlow('login');
-    await expire(flow.id);
+    await expireFlow(app, flow.id, '2 minutes');
     const submit = await browser.postForm(`/self-service/login?flow=${flow.id}`, {
       csrf_token: String(nodeValue(flow, 'csrf_token')),
       method: 'password',

@@ -12,6 +12,7 @@ import {
   type SessionShape,
 } from '../support/self-service.js';
 import { linkIn, SmtpSink, type ReceivedEmail } from '../support/smtp-sink.js';
+import { expireFlow, expireRecoveryTokens } from '../support/time-travel.js';
 
 let app: TestApp;
 let smtp: SmtpSink;
@@ -36,10 +37,6 @@ async function apiFlow(): Promise<FlowShape> {
   const init = await app.public.get<FlowShape>('/self-service/recovery/api');
   expect(init.status).toBe(200);
   return init.body;
-}
-
-async function expireFlow(flowId: string): Promise<void> {
-  await queryDatabase(app.databaseUrl, `UPDATE self_service_flows SET expires_at = now() - interval '2 minutes' WHERE id = $1`, [flowId]);
 }
 
 async function fetchFlow(kind: string, location: string | null, browser?: Browser): Promise<FlowShape> {
@@ -112,7 +109,7 @@ describe('recovery flow: init and fetch', () => {
     expect((await app.public.get('/self-service/recovery/flows?id=00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await app.public.get('/self-service/recovery/flows?id=nope')).status).toBe(400);
     const flow = await apiFlow();
-    await expireFlow(flow.id);
+    await expireFlow(app, flow.id, '2 minutes');
     const gone = await app.public.get<{ error: { id: string } }>(`/self-service/recovery/flows?id=${flow.id}`);
     expect(gone.status).toBe(410);
     expect(gone.body.error.id).toBe('self_service_flow_expired');
@@ -168,7 +165,7 @@ describe('recovery state table (seed 001)', () => {
 
   it('choose_method, flow expired, API client → 302 to a fresh recovery flow carrying 4060005', async () => {
     const flow = await apiFlow();
-    await expireFlow(flow.id);
+    await expireFlow(app, flow.id, '2 minutes');
     const submit = await app.public.post<FlowShape>(`/self-service/recovery?flow=${flow.id}`, { json: { email: 'rita@example.com' } });
     expect(submit.status).toBe(302);
     const fresh = await app.public.get<FlowShape>(pathOf(submit.headers.get('location')!));
@@ -203,7 +200,7 @@ describe('recovery state table (seed 001)', () => {
     await smtp.waitFor('bruno@example.com');
 
     const other = await browser.startFlow('recovery');
-    await expireFlow(other.id);
+    await expireFlow(app, other.id, '2 minutes');
     const expired = await browser.postForm(`/self-service/recovery?flow=${other.id}`, { csrf_token: csrf, email: 'bruno@example.com' });
     expect(expired.status).toBe(302);
     expect(target(expired.headers.get('location'))).toBe(app.running.config.selfService.urls.recovery);
@@ -223,7 +220,7 @@ describe('recovery state table (seed 001)', () => {
     const invalid = await app.public.post<FlowShape>(`/self-service/recovery?flow=${flow.id}`, { json: { email: '' } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.state).toBe('sent_email');
-    await expireFlow(flow.id);
+    await expireFlow(app, flow.id, '2 minutes');
     const expired = await app.public.post(`/self-service/recovery?flow=${flow.id}`, { json: { email: 'again@example.com' } });
     expect(expired.status).toBe(302);
     // Both e-mails carry working links for this flow.
@@ -420,11 +417,7 @@ describe('recovery security (S50, S51, S53, S54)', () => {
   it('S54: an expired link gives a new flow with 4060005 and no session', async () => {
     await createPasswordIdentity(app, 'late@example.com');
     const { flow, link } = await requestLink('late@example.com');
-    await queryDatabase(
-      app.databaseUrl,
-      `UPDATE identity_recovery_tokens SET expires_at = now() - interval '1 minute' WHERE flow_id = $1`,
-      [flow.id],
-    );
+    await expireRecoveryTokens(app, flow.id, '1 minute');
     const browser = new Browser(app);
     const follow = await browser.get(pathOf(link));
     expect(target(follow.headers.get('location'))).toBe(app.running.config.selfService.urls.recovery);
@@ -485,11 +478,7 @@ describe('admin recovery links', () => {
     });
     expect(minted.status).toBe(200);
     const flowId = new URL(minted.body.recovery_link).searchParams.get('flow');
-    await queryDatabase(
-      app.databaseUrl,
-      `UPDATE identity_recovery_tokens SET expires_at = now() - interval '1 second' WHERE flow_id = $1`,
-      [flowId],
-    );
+    await expireRecoveryTokens(app, flowId!, '1 second');
     const browser = new Browser(app);
     const follow = await browser.get(pathOf(minted.body.recovery_link));
     expect(target(follow.headers.get('location'))).toBe(app.running.config.selfService.urls.recovery);

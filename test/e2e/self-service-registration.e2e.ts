@@ -11,6 +11,7 @@ import {
   type FlowShape,
   type SessionShape,
 } from '../support/self-service.js';
+import { expireFlow } from '../support/time-travel.js';
 
 /** A schema with nested, boolean, integer, number and array traits, to exercise form decoding end to end. */
 const MEMBER_SCHEMA = {
@@ -199,9 +200,7 @@ describe('registration flow (API)', () => {
 
   it('expired: fetch 410, submit 302 to a fresh flow with 4040001', async () => {
     const init = await app.public.get<FlowShape>('/self-service/registration/api');
-    await queryDatabase(app.databaseUrl, `UPDATE self_service_flows SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
-      init.body.id,
-    ]);
+    await expireFlow(app, init.body.id, '1 minute');
     expect((await app.public.get(`/self-service/registration/flows?id=${init.body.id}`)).status).toBe(410);
     const submit = await app.public.post<FlowShape>(`/self-service/registration?flow=${init.body.id}`, { json: { method: 'password' } });
     expect(submit.status).toBe(302);

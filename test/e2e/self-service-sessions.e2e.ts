@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import { apiLogin, Browser, createPasswordIdentity, GOOD_PASSWORD, type SessionShape } from '../support/self-service.js';
+import { expireSession } from '../support/time-travel.js';
 
 let app: TestApp;
 /** A second instance on the same database: caches must be invalidated across instances. */
@@ -79,9 +80,7 @@ describe('GET /sessions/whoami', () => {
 
   it('an expired session is 401', async () => {
     const { token, session: issued } = await session('exp@example.com');
-    await queryDatabase(app.databaseUrl, `UPDATE self_service_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [
-      issued.id,
-    ]);
+    await expireSession(app, issued.id, '1 second');
     // The other instance never cached it; this one may have (login does not fill the cache).
     await eventually(other, token, 401);
   });

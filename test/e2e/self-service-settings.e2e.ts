@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
-import { queryDatabase } from '../support/database.js';
 import {
   apiLogin,
   Browser,
@@ -12,6 +11,7 @@ import {
   type FlowShape,
   type SessionShape,
 } from '../support/self-service.js';
+import { ageSessionSignIn, expireFlow } from '../support/time-travel.js';
 
 const NEW_PASSWORD = 'a completely different passphrase 7';
 
@@ -26,11 +26,6 @@ afterAll(async () => {
 });
 
 /** Makes the session older than SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE (15 minutes). */
-async function age(sessionId: string): Promise<void> {
-  await queryDatabase(app.databaseUrl, `UPDATE self_service_sessions SET authenticated_at = now() - interval '1 hour' WHERE id = $1`, [
-    sessionId,
-  ]);
-}
 
 async function apiSession(email: string): Promise<{ token: string; session: SessionShape; headers: Record<string, string> }> {
   await createPasswordIdentity(app, email);
@@ -128,7 +123,7 @@ describe('settings flow (API)', () => {
 
   it('password and identifier changes need a privileged session: 403 session_refresh_required; other traits do not', async () => {
     const { headers, session } = await apiSession('wes@example.com');
-    await age(session.id);
+    await ageSessionSignIn(app, session.id, '1 hour');
     const init = await app.public.get<FlowShape>('/self-service/settings/api', { headers });
     const password = await app.public.post<{ error: { id: string; details: { redirect_browser_to: string } } }>(
       `/self-service/settings?flow=${init.body.id}`,
@@ -174,9 +169,7 @@ describe('settings flow (API)', () => {
   it('expired: fetch 410; submit 302 to a fresh settings flow with 4050001', async () => {
     const { headers } = await apiSession('zak@example.com');
     const init = await app.public.get<FlowShape>('/self-service/settings/api', { headers });
-    await queryDatabase(app.databaseUrl, `UPDATE self_service_flows SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
-      init.body.id,
-    ]);
+    await expireFlow(app, init.body.id, '1 minute');
     expect((await app.public.get(`/self-service/settings/flows?id=${init.body.id}`, { headers })).status).toBe(410);
     const submit = await app.public.post<FlowShape>(`/self-service/settings?flow=${init.body.id}`, {
       json: { method: 'profile', traits: {} },
@@ -219,7 +212,7 @@ describe('settings flow (browser)', () => {
     const browser = new Browser(app);
     await browser.login('bea@example.com', GOOD_PASSWORD);
     const session = await browser.get<SessionShape>('/sessions/whoami');
-    await age(session.body.id);
+    await ageSessionSignIn(app, session.body.id, '1 hour');
     const flow = await browser.startFlow('settings');
     const csrf = String(nodeValue(flow, 'csrf_token'));
     const refused = await browser.postForm(`/self-service/settings?flow=${flow.id}`, {

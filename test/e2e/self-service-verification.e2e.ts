@@ -12,6 +12,7 @@ import {
   type SessionShape,
 } from '../support/self-service.js';
 import { linkIn, SmtpSink } from '../support/smtp-sink.js';
+import { expireFlow, expireVerificationTokens } from '../support/time-travel.js';
 
 let app: TestApp;
 let smtp: SmtpSink;
@@ -161,11 +162,7 @@ describe('verification flow (API)', () => {
     const flow = await apiFlow();
     await app.public.post(`/self-service/verification?flow=${flow.id}`, { json: { email: 'late-v@example.com' } });
     const link = linkIn(await smtp.waitFor('late-v@example.com'), '/self-service/verification');
-    await queryDatabase(
-      app.databaseUrl,
-      `UPDATE identity_verification_tokens SET expires_at = now() - interval '1 minute' WHERE flow_id = $1`,
-      [flow.id],
-    );
+    await expireVerificationTokens(app, flow.id, '1 minute');
     const follow = await app.public.get(pathOf(link));
     expect(follow.status).toBe(302);
     const fresh = await app.public.get<FlowShape>(
@@ -177,9 +174,7 @@ describe('verification flow (API)', () => {
 
   it('a submit to an expired flow restarts it: 302 to a fresh flow carrying 4070005', async () => {
     const flow = await apiFlow();
-    await queryDatabase(app.databaseUrl, `UPDATE self_service_flows SET expires_at = now() - interval '2 minutes' WHERE id = $1`, [
-      flow.id,
-    ]);
+    await expireFlow(app, flow.id, '2 minutes');
     const submit = await app.public.post<FlowShape>(`/self-service/verification?flow=${flow.id}`, { json: { email: 'x@example.com' } });
     expect(submit.status).toBe(302);
     expect(submit.headers.get('location')).toContain('/self-service/verification/flows?id=');

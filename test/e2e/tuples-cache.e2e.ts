@@ -47,7 +47,9 @@ async function announcementsSettled(app: TestApp): Promise<void> {
   const canary = `canary-${Math.random().toString(36).slice(2)}`;
   expect(await allowed(app.admin, canary, 'pat')).toBe(false);
   await insertDirectly(app.databaseUrl, canary, 'pat');
-  await queryDatabase(app.databaseUrl, `SELECT pg_notify('latchkey_changes', $1)`, [JSON.stringify({ topic: 'relation-tuples', key: '*' })]);
+  await queryDatabase(app.databaseUrl, `SELECT pg_notify('latchkey_changes', $1)`, [
+    JSON.stringify({ topic: 'relation-tuples', key: '*' }),
+  ]);
   expect(await eventually(() => allowed(app.admin, canary, 'pat'))).toBe(true);
 }
 
