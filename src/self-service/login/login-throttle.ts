@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../../common/crypto/digest.js';
 import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../../config/app-config.js';
-import { normalizeIdentifier } from '../../identities/schemas/identifier-normalization.js';
+import { normalizeIdentifier } from '../../identities/index.js';
 import { runNamed, type NamedStatement } from '../../database/named-statements.js';
 import { SelfServiceError } from '../self-service.errors.js';
 
