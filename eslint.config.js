@@ -1,5 +1,35 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+// Context boundaries: a file in src/<context>/ may import another context only through that context's
+// index.ts, its public entry. The shared kernels (common, config, database) are open to everyone. The
+// contexts are the folders of src/, so a new one is covered without editing this list.
+const KERNELS = ['common', 'config', 'database'];
+const CONTEXTS = readdirSync(new URL('./src', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !KERNELS.includes(entry.name))
+  .map((entry) => entry.name);
+// Import paths are relative, so what `../ui/` names depends on how deep the importing file sits (the
+// self-service context has a `ui` folder of its own): one block per context and depth below src/.
+const BOUNDARY_DEPTHS = [1, 2, 3, 4, 5, 6];
+const contextBoundaries = CONTEXTS.flatMap((context) =>
+  BOUNDARY_DEPTHS.map((depth) => ({
+    files: [`src/${context}/${'*/'.repeat(depth - 1)}*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(?:\\.\\./){${depth}}(?:${CONTEXTS.filter((other) => other !== context).join('|')})/(?!index\\.js$)`,
+              message: `Another context's internals: import it from its index.js (src/<context>/index.ts), which says what it offers.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
+);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**'] },
@@ -32,6 +62,7 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  ...contextBoundaries,
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly' } },

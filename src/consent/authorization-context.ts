@@ -1,4 +1,4 @@
-import type { Client } from '../clients/client.js';
+import type { Client } from '../clients/index.js';
 
 /**
  * The boundary between the authorize endpoint (oauth context) and the login/consent hand-off (consent

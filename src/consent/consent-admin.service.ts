@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../clients/client.js';
-import { ClientsService } from '../clients/clients.service.js';
+import { ClientsService, type Client } from '../clients/index.js';
 import type { Page } from '../common/pagination/page.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ChallengeSealer } from './challenge-sealer.js';

@@ -1,4 +1,4 @@
-import { toClientResponse } from '../clients/clients.mapper.js';
+import { toClientResponse } from '../clients/index.js';
 import type { ConsentRequestView, LoginRequestView } from './consent-admin.service.js';
 import type { ConsentRequestResponseDto } from './dto/consent-request-response.dto.js';
 import type { ConsentSessionResponseDto } from './dto/consent-session-response.dto.js';

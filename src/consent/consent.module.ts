@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ClientsModule } from '../clients/clients.module.js';
-import { IdentitiesModule } from '../identities/identities.module.js';
+import { ClientsModule } from '../clients/index.js';
+import { IdentitiesModule } from '../identities/index.js';
 import { ChallengeSealer } from './challenge-sealer.js';
 import { ConsentAdminController } from './consent-admin.controller.js';
 import { ConsentAdminService } from './consent-admin.service.js';

@@ -1,4 +1,4 @@
-import type { Client } from '../clients/client.js';
+import type { Client } from '../clients/index.js';
 import type { AuthorizationContext } from './authorization-context.js';
 import { ConsentError } from './consent.errors.js';
 import { scopesCovered, type ScopeRules } from './scope-strategy.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../clients/client.js';
-import { ClientsService } from '../clients/clients.service.js';
+import { ClientsService, type Client } from '../clients/index.js';
 import { AppError } from '../common/errors/app-error.js';
 import { ErrorKind } from '../common/errors/error-kind.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type AccessEndReason, type IdentityAccessObserver, IdentityLifecycle } from '../identities/identity-lifecycle.js';
+import { IdentityLifecycle, type AccessEndReason, type IdentityAccessObserver } from '../identities/index.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
 import { LoginSessionEntity } from './entities/login-session.entity.js';
 

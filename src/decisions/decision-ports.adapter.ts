@@ -6,12 +6,11 @@ import { ErrorKind } from '../common/errors/error-kind.js';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 import { OutboundHttp } from '../common/http/outbound-http.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { KeysService, type SerializedJwks } from '../keys/keys.service.js';
-import { ClientAuthenticator } from '../oauth/client-auth/client-authenticator.js';
-import { IntrospectionService } from '../oauth/introspection/introspection.service.js';
-import { AcpDecisionsService } from '../policies/acp-decisions.service.js';
-import { SessionsService } from '../self-service/sessions/sessions.service.js';
-import { TuplesService } from '../tuples/tuples.service.js';
+import { KeysService, type SerializedJwks } from '../keys/index.js';
+import { ClientAuthenticator, IntrospectionService } from '../oauth/index.js';
+import { AcpDecisionsService } from '../policies/index.js';
+import { SessionsService } from '../self-service/index.js';
+import { TuplesService } from '../tuples/index.js';
 import { DecisionsError } from './decisions.errors.js';
 import type { AuthenticatedClient, DecisionPorts, OutboundAnswer, TokenIntrospection } from './pipeline/decision-ports.js';
 

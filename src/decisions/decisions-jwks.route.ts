@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { registerJwksRoute } from '../keys/well-known-jwks.route.js';
+import { registerJwksRoute } from '../keys/index.js';
 import { DecisionsService } from './decisions.service.js';
 
 /**

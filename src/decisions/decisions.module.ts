@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { OutboundHttp } from '../common/http/outbound-http.js';
-import { KeysModule } from '../keys/keys.module.js';
-import { OAuthModule } from '../oauth/oauth.module.js';
-import { PoliciesModule } from '../policies/policies.module.js';
+import { KeysModule } from '../keys/index.js';
+import { OAuthModule } from '../oauth/index.js';
+import { PoliciesModule } from '../policies/index.js';
 import { RulesModule } from '../rules/index.js';
-import { SelfServiceModule } from '../self-service/self-service.module.js';
-import { TuplesModule } from '../tuples/tuples.module.js';
+import { SelfServiceModule } from '../self-service/index.js';
+import { TuplesModule } from '../tuples/index.js';
 import { DecisionPortsAdapter } from './decision-ports.adapter.js';
 import { DecisionRoute } from './decision.route.js';
 import { DecisionsJwksRoute } from './decisions-jwks.route.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleI
 import { AppError } from '../common/errors/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { MigrationRunner } from '../database/migration-runner.js';
-import { KeysService, type SerializedJwks } from '../keys/keys.service.js';
+import { KeysService, type SerializedJwks } from '../keys/index.js';
 import { RulesService, type AccessRule } from '../rules/index.js';
 import { DecisionPortsAdapter, ID_TOKEN_MUTATOR_SET } from './decision-ports.adapter.js';
 import { DecisionMetrics } from './decisions.metrics.js';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { IdentitiesModule } from '../identities/identities.module.js';
-import { TuplesModule } from '../tuples/tuples.module.js';
+import { IdentitiesModule } from '../identities/index.js';
+import { TuplesModule } from '../tuples/index.js';
 import { ConnectionsAdminController } from './connections-admin.controller.js';
 import { ConnectionsRepository } from './connections.repository.js';
 import { ConnectionsService } from './connections.service.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_IDENTITY_SCHEMA } from '../identities/schemas/built-in-identity-schema.js';
+import { BUILT_IN_IDENTITY_SCHEMA } from '../identities/index.js';
 import { defaultTraitsMapping, mapTraits } from './traits-mapping.js';
 
 const schemaWith = (traits: Record<string, unknown>) => ({ properties: { traits: { type: 'object', properties: traits } } });

@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { NumberedPage } from '../common/pagination/numbered-page.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ChangeNotifier, type Announce } from '../database/change-notifier.js';
 import type { EmbeddedRead } from '../database/named-statements.js';
 import type { CreateIdentityDto } from './dto/create-identity.dto.js';
+import type { IdentityResponseDto } from './dto/identity-response.dto.js';
 import type { UpdateIdentityDto } from './dto/update-identity.dto.js';
+import { toIdentityResponse } from './identities.mapper.js';
 import { IdentitiesRepository, type ExportedPasswordCredential, type PasswordCredential } from './identities.repository.js';
 import { parseIdentityListFilter } from './identity-list-filter.js';
 import type { IdentityRecord } from './identity-record.js';
@@ -46,7 +49,13 @@ export class IdentitiesService {
     private readonly schemas: IdentitySchemaRegistry,
     private readonly passwords: PasswordImport,
     private readonly notifier: ChangeNotifier,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The identity on the wire, as the admin API shows it: how other contexts answer with an identity. */
+  toResponse(record: IdentityRecord): IdentityResponseDto {
+    return toIdentityResponse(record, this.config.urls.issuer);
+  }
 
   /** Validates the traits, derives identifiers and addresses, and stores everything in one transaction. */
   async create(body: CreateIdentityDto): Promise<IdentityRecord> {

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { ClientsModule } from '../clients/clients.module.js';
-import { ConsentModule } from '../consent/consent.module.js';
+import { ClientsModule } from '../clients/index.js';
+import { ConsentModule } from '../consent/index.js';
 import { OutboundHttp } from '../common/http/outbound-http.js';
-import { KeysModule } from '../keys/keys.module.js';
+import { KeysModule } from '../keys/index.js';
 import { ClientAssertionVerifier } from './client-auth/client-assertion.verifier.js';
 import { ClientAuthenticator } from './client-auth/client-authenticator.js';
 import { ClientJwks } from './client-auth/client-jwks.js';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { HealthModule } from '../health/health.module.js';
+import { HealthModule } from '../health/index.js';
 import { AccessRuleEntity } from './entities/access-rule.entity.js';
 import { RulesAdminController } from './rules-admin.controller.js';
 import { RulesRepository } from './rules.repository.js';

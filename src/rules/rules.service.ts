@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { Page } from '../common/pagination/page.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { type Announce, ChangeNotifier } from '../database/change-notifier.js';
-import { ReadinessReports } from '../health/readiness-reports.js';
+import { ReadinessReports } from '../health/index.js';
 import type { AccessRule, MatchingStrategy, RuleMatch, RuleProblem, RulesChangeListener, RuleValidator } from './access-rule.js';
 import { RuleIndex } from './engine/rule-index.js';
 import { RuleFiles, type RuleFileReading } from './rule-files.js';

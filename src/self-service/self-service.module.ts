@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdentitiesModule } from '../identities/identities.module.js';
+import { IdentitiesModule } from '../identities/index.js';
 import { BrowserUiService } from './browser-ui.service.js';
 import { CourierModule } from './courier/courier.module.js';
 import { CsrfProtection } from './csrf/csrf-protection.js';

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UiMessages } from '../self-service/ui/ui-messages.js';
-import { csrfNode, passwordNode, submitNode, traitNodes } from '../self-service/ui/ui-nodes.js';
-import type { UiContainer } from '../self-service/browser-ui.service.js';
+import { UiMessages, csrfNode, passwordNode, submitNode, traitNodes, type UiContainer } from '../self-service/index.js';
 import { formsOf, messageViews } from './flow-form-view.js';
 
 const schema = {

@@ -1,4 +1,4 @@
-import type { UiContainer, UiNode, UiText } from '../self-service/browser-ui.service.js';
+import type { UiContainer, UiNode, UiText } from '../self-service/index.js';
 import { UI_TEXTS } from './ui-catalogue.js';
 
 /** A message as the templates show it. */

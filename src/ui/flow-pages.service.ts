@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { AppError } from '../common/errors/app-error.js';
 import { ErrorKind } from '../common/errors/error-kind.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { BrowserUiService, type BrowserFlowView, type FlowKind } from '../self-service/browser-ui.service.js';
+import { BrowserUiService, type BrowserFlowView, type FlowKind } from '../self-service/index.js';
 import { formsOf, messageViews } from './flow-form-view.js';
 import type { PageHttp } from './oauth2-pages.service.js';
 import { UI_TEXTS } from './ui-catalogue.js';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ConsentModule } from '../consent/consent.module.js';
-import { IdentitiesModule } from '../identities/identities.module.js';
-import { SelfServiceModule } from '../self-service/self-service.module.js';
+import { ConsentModule } from '../consent/index.js';
+import { IdentitiesModule } from '../identities/index.js';
+import { SelfServiceModule } from '../self-service/index.js';
 import { FlowPages } from './flow-pages.service.js';
 import { OAuth2PagesController } from './oauth2-pages.controller.js';
 import { OAuth2Pages } from './oauth2-pages.service.js';

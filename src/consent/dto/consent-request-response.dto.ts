@@ -1,4 +1,4 @@
-import type { ClientResponseDto } from '../../clients/dto/client-response.dto.js';
+import type { ClientResponseDto } from '../../clients/index.js';
 import type { OidcContextResponseDto } from './oidc-context-response.dto.js';
 
 /** The seed's `consentRequest`: GET /oauth2/auth/requests/consent, and inside each consent session. */

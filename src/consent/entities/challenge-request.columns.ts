@@ -1,5 +1,4 @@
-import { Column, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { ClientEntity } from '../../clients/entities/client.entity.js';
+import { Column, ForeignKey, PrimaryColumn } from 'typeorm';
 import type { StoredOidcContext } from './stored-oidc-context.js';
 import type { StoredRejection } from './stored-rejection.js';
 
@@ -28,11 +27,8 @@ export function challengeRequestColumns(table: string) {
     csrfHash!: string;
 
     @Column({ name: 'client_id', type: 'varchar', length: 255 })
+    @ForeignKey('clients', { name: `FK_${table}_client`, onDelete: 'CASCADE' })
     clientId!: string;
-
-    @ManyToOne(() => ClientEntity, { onDelete: 'CASCADE', nullable: false })
-    @JoinColumn({ name: 'client_id', foreignKeyConstraintName: `FK_${table}_client` })
-    client?: ClientEntity;
 
     @Column({ name: 'request_url', type: 'text' })
     requestUrl!: string;

@@ -1,5 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { IdentityEntity } from '../../identities/entities/identity.entity.js';
+import { Column, Entity, ForeignKey, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { DirectoryConnectionEntity } from './directory-connection.entity.js';
 
 /**
@@ -21,11 +20,8 @@ export class DirectoryUserLinkEntity {
   connection?: DirectoryConnectionEntity;
 
   @Column({ name: 'identity_id', type: 'uuid', nullable: true })
+  @ForeignKey('identities', { name: 'FK_directory_sync_users_identity', onDelete: 'SET NULL' })
   identityId!: string | null;
-
-  @ManyToOne(() => IdentityEntity, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'identity_id', foreignKeyConstraintName: 'FK_directory_sync_users_identity' })
-  identity?: IdentityEntity;
 
   /** The directory's own record of the user (SCIM), kept here rather than in traits. */
   @Column({ type: 'jsonb', nullable: true })

@@ -1,5 +1,5 @@
-import type { Client } from '../../clients/client.js';
-import type { OidcContext, Prompt } from '../../consent/authorization-context.js';
+import type { Client } from '../../clients/index.js';
+import type { OidcContext, Prompt } from '../../consent/index.js';
 import type { ResponseType } from '../tokens/authorized-request.js';
 import type { ClaimsRequest } from '../tokens/claims-request.js';
 import type { ResponseMode } from './response-mode.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import { clientFixture } from '../../../test/support/client-fixture.js';
 import { AuthorizeError } from './authorize.errors.js';
 import { AuthorizeParameters } from './authorize-parameters.js';

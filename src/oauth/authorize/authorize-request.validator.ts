@@ -1,7 +1,6 @@
-import type { Client } from '../../clients/client.js';
-import type { OidcContext, Prompt } from '../../consent/authorization-context.js';
+import type { Client } from '../../clients/index.js';
+import { scopeAllowed, type OidcContext, type Prompt, type ScopeRules } from '../../consent/index.js';
 import { audiencesNotAllowed } from '../strategies/audience-strategy.js';
-import { scopeAllowed, type ScopeRules } from '../../consent/scope-strategy.js';
 import type { ResponseType } from '../tokens/authorized-request.js';
 import { parseClaimsRequest, type ClaimsRequest } from '../tokens/claims-request.js';
 import { AuthorizeError, AuthorizeErrorCode } from './authorize.errors.js';

@@ -6,7 +6,7 @@ import { sendError } from '../../common/errors/error-response.js';
 import { acceptsHtml } from '../../common/html/accepts-html.js';
 import { sendHtmlPage } from '../../common/html/html-page.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import type { CookieInstruction } from '../../consent/authorization-context.js';
+import type { CookieInstruction } from '../../consent/index.js';
 import { errorPage } from '../fallbacks/fallback-pages.js';
 import { AuthorizeError } from './authorize.errors.js';
 import { deliverToClient, type AuthorizeDelivery } from './authorize-response.js';

@@ -1,9 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Client } from '../../clients/client.js';
-import { ClientsError } from '../../clients/clients.errors.js';
+import { ClientsError, type Client } from '../../clients/index.js';
 import type { AppConfig } from '../../config/app-config.js';
-import type { AuthorizationContext, BrowserState, ConsentGrant, ConsentStep } from '../../consent/authorization-context.js';
-import { ConsentError } from '../../consent/consent.errors.js';
+import { ConsentError, type AuthorizationContext, type BrowserState, type ConsentGrant, type ConsentStep } from '../../consent/index.js';
 import { clientFixture } from '../../../test/support/client-fixture.js';
 import type { AuthorizedRequest } from '../tokens/authorized-request.js';
 import { TokenError } from '../tokens/token.errors.js';

@@ -1,12 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../../clients/client.js';
-import { ClientsService } from '../../clients/clients.service.js';
+import { ClientsService, type Client } from '../../clients/index.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorKind } from '../../common/errors/error-kind.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import type { AuthorizationContext, BrowserState, CookieInstruction } from '../../consent/authorization-context.js';
-import { ConsentError, ConsentErrorCode } from '../../consent/consent.errors.js';
-import { ConsentFlowService } from '../../consent/consent-flow.service.js';
+import {
+  ConsentError,
+  ConsentErrorCode,
+  ConsentFlowService,
+  type AuthorizationContext,
+  type BrowserState,
+  type CookieInstruction,
+} from '../../consent/index.js';
 import { AuthorizeResponseIssuer } from '../tokens/authorize-response.issuer.js';
 import { IdTokenHintVerifier } from '../tokens/id-token-hint.verifier.js';
 import { SubjectIdentifiers } from '../tokens/subject-identifiers.js';

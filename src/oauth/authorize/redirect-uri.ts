@@ -1,4 +1,4 @@
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import { AuthorizeError } from './authorize.errors.js';
 
 /** Hosts whose registered http redirect URIs accept any port (RFC 8252 §7.3, RFC 9700 §4.1.3). */

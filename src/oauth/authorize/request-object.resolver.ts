@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, UnsecuredJWT, type JWTPayload } from 'jose';
-import type { Client } from '../../clients/client.js';
-import { REQUEST_OBJECT_SIGNING_ALGS } from '../../clients/client-metadata.js';
+import { REQUEST_OBJECT_SIGNING_ALGS, type Client } from '../../clients/index.js';
 import { OutboundHttp } from '../../common/http/outbound-http.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ClientJwks } from '../client-auth/client-jwks.js';

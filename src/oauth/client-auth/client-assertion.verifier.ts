@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
-import type { Client } from '../../clients/client.js';
-import { ClientsService } from '../../clients/clients.service.js';
+import { ClientsService, type Client } from '../../clients/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { FormParameters } from '../token-endpoint/form-parameters.js';
 import { TokenError } from '../tokens/token.errors.js';

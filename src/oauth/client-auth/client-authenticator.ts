@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Client, TokenEndpointAuthMethod } from '../../clients/client.js';
-import { ClientsError, ClientsErrorCode } from '../../clients/clients.errors.js';
-import { ClientsService } from '../../clients/clients.service.js';
+import { ClientsError, ClientsErrorCode, ClientsService, type Client, type TokenEndpointAuthMethod } from '../../clients/index.js';
 import type { FormParameters } from '../token-endpoint/form-parameters.js';
 import { TokenError } from '../tokens/token.errors.js';
 import { basicCredentials } from './basic-credentials.js';

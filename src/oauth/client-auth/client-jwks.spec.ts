@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import type { OutboundHttp, OutboundResponse } from '../../common/http/outbound-http.js';
 import { ClientJwks } from './client-jwks.js';
 

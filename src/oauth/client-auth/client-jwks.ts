@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { JSONWebKeySet } from 'jose';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { OutboundHttp } from '../../common/http/outbound-http.js';
 

@@ -1,4 +1,4 @@
-import { REQUEST_OBJECT_SIGNING_ALGS } from '../../clients/client-metadata.js';
+import { REQUEST_OBJECT_SIGNING_ALGS } from '../../clients/index.js';
 import type { OAuth2Config, UrlsConfig } from '../../config/app-config.js';
 import { effectiveClaimsMapping, SCOPE_CLAIMS } from '../../common/oidc/standard-claims.js';
 import { RESPONSE_MODES } from '../authorize/response-mode.js';

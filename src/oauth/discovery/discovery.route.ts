@@ -3,8 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../common/errors/error-response.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { ID_TOKEN_SET } from '../../keys/key-sets.js';
-import { KeysService } from '../../keys/keys.service.js';
+import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
 import { discoveryDocument } from './discovery-document.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { scopeAllowed } from '../../consent/scope-strategy.js';
+import { scopeAllowed } from '../../consent/index.js';
 import { TokenError } from '../tokens/token.errors.js';
 import { TokenLookup } from '../tokens/token-lookup.js';
 

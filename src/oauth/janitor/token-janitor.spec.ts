@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../../config/app-config.js';
-import type { ConsentFlowService } from '../../consent/consent-flow.service.js';
+import type { ConsentFlowService } from '../../consent/index.js';
 import type { TokensRepository } from '../tokens/tokens.repository.js';
 import { TokenJanitor } from './token-janitor.js';
 

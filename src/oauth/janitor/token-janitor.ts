@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PeriodicJob } from '../../common/scheduling/periodic-job.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { ConsentFlowService } from '../../consent/consent-flow.service.js';
+import { ConsentFlowService } from '../../consent/index.js';
 import { TokensRepository, type ExpiredCounts } from '../tokens/tokens.repository.js';
 
 /** Rows deleted by one janitor run. */

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { describe, expect, it, vi } from 'vitest';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import type { OutboundHttp, OutboundResponse } from '../../common/http/outbound-http.js';
 import { OutboundError, OutboundFailure } from '../../common/http/outbound-http.error.js';
-import type { EndedLoginSession } from '../../consent/logout-hand-off.js';
+import type { EndedLoginSession } from '../../consent/index.js';
 import type { SubjectIdentifiers } from '../tokens/subject-identifiers.js';
 import { BackchannelLogoutNotifier } from './backchannel-logout.notifier.js';
 import type { LogoutTokenInput, LogoutTokenSigner } from './logout-token.signer.js';

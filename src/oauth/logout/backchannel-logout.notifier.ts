@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { OutboundHttp } from '../../common/http/outbound-http.js';
 import { OutboundError } from '../../common/http/outbound-http.error.js';
-import type { EndedLoginSession, LogoutParticipant } from '../../consent/logout-hand-off.js';
+import type { EndedLoginSession, LogoutParticipant } from '../../consent/index.js';
 import { SubjectIdentifiers } from '../tokens/subject-identifiers.js';
 import { LogoutTokenSigner } from './logout-token.signer.js';
 

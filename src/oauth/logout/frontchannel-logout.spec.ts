@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../../clients/client.js';
-import type { EndedLoginSession } from '../../consent/logout-hand-off.js';
+import type { Client } from '../../clients/index.js';
+import type { EndedLoginSession } from '../../consent/index.js';
 import { FRONTCHANNEL_FALLBACK_SECONDS, frontchannelLogoutPage, frontchannelLogoutUris } from './frontchannel-logout.js';
 
 const ISSUER = 'https://id.example.com';

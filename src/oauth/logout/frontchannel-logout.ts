@@ -1,7 +1,7 @@
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import { html } from '../../common/html/html.js';
 import { htmlPage, type HtmlPage } from '../../common/html/html-page.js';
-import type { EndedLoginSession } from '../../consent/logout-hand-off.js';
+import type { EndedLoginSession } from '../../consent/index.js';
 
 /**
  * Seconds before the page moves on by itself (`Refresh` header) when a frame never finishes loading

@@ -1,7 +1,7 @@
 import { decodeProtectedHeader, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../config/app-config.js';
-import type { KeysService } from '../../keys/keys.service.js';
+import type { KeysService } from '../../keys/index.js';
 import { BACKCHANNEL_LOGOUT_EVENT, LOGOUT_TOKEN_TTL_SECONDS, LogoutTokenSigner } from './logout-token.signer.js';
 
 const ISSUER = 'https://id.example.com';

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { ID_TOKEN_SET } from '../../keys/key-sets.js';
-import { KeysService } from '../../keys/keys.service.js';
+import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
 
 /** The `events` member that makes a JWT a Logout Token (OIDC Back-Channel Logout 1.0 §2.4). */
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';

@@ -1,14 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../../clients/client.js';
-import { ClientsService } from '../../clients/clients.service.js';
+import { ClientsService, type Client } from '../../clients/index.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorKind } from '../../common/errors/error-kind.js';
 import type { HtmlPage } from '../../common/html/html-page.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import type { CookieInstruction } from '../../consent/authorization-context.js';
-import { LOGIN_SESSION_COOKIE } from '../../consent/consent-cookies.js';
-import { ConsentFlowService } from '../../consent/consent-flow.service.js';
-import type { LogoutCompletion, LogoutStep } from '../../consent/logout-hand-off.js';
+import {
+  ConsentFlowService,
+  LOGIN_SESSION_COOKIE,
+  type CookieInstruction,
+  type LogoutCompletion,
+  type LogoutStep,
+} from '../../consent/index.js';
 import { IdTokenHintVerifier } from '../tokens/id-token-hint.verifier.js';
 import { BackchannelLogoutNotifier } from './backchannel-logout.notifier.js';
 import { frontchannelLogoutPage, frontchannelLogoutUris } from './frontchannel-logout.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import { TokenLookup } from '../tokens/token-lookup.js';
 import { TokenError } from '../tokens/token.errors.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import type { StoredCode } from '../tokens/stored-token.js';
 import { TokenCodec } from '../tokens/token-codec.js';
 import type { TokenResponse } from '../tokens/token-response.js';

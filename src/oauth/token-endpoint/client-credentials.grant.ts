@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { audienceAllowed } from '../strategies/audience-strategy.js';
-import { scopeAllowed } from '../../consent/scope-strategy.js';
+import { scopeAllowed } from '../../consent/index.js';
 import { AccessTokenBatchWriter } from '../tokens/access-token-batch.writer.js';
 import { AccessTokenMinter } from '../tokens/access-token.minter.js';
 import type { TokenResponse } from '../tokens/token-response.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { AccessTokenMinter, type GrantFields } from '../tokens/access-token.minter.js';
 import { IdTokenSigner } from '../tokens/id-token.signer.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../../clients/client.js';
-import type { ConsentGrant } from '../../consent/authorization-context.js';
+import type { Client } from '../../clients/index.js';
+import type { ConsentGrant } from '../../consent/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { AccessTokenMinter, type GrantFields, type MintedAccessToken } from './access-token.minter.js';
 import type { AuthorizedRequest, AuthorizeResponseParameters } from './authorized-request.js';

@@ -1,5 +1,5 @@
-import type { Client } from '../../clients/client.js';
-import type { ConsentGrant } from '../../consent/authorization-context.js';
+import type { Client } from '../../clients/index.js';
+import type { ConsentGrant } from '../../consent/index.js';
 import type { ClaimsRequest } from './claims-request.js';
 
 export type ResponseType = 'code' | 'token' | 'id_token';

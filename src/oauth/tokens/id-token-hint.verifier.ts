@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { ID_TOKEN_SET } from '../../keys/key-sets.js';
-import { KeysService } from '../../keys/keys.service.js';
+import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
 
 /**
  * Checks an `id_token_hint` (authorize, logout): an ID token this service signed, for any audience the

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodeProtectedHeader, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../config/app-config.js';
-import type { KeysService } from '../../keys/keys.service.js';
+import type { KeysService } from '../../keys/index.js';
 import { IdTokenSigner } from './id-token.signer.js';
 import type { TokenSession } from './token-session.js';
 

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { ID_TOKEN_SET } from '../../keys/key-sets.js';
-import { KeysService } from '../../keys/keys.service.js';
+import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
 import { halfHash } from './token-hash.js';
 import type { TokenSession } from './token-session.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { SubjectIdentifiers } from './subject-identifiers.js';
 

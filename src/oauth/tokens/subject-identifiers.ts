@@ -1,6 +1,6 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../../clients/client.js';
+import type { Client } from '../../clients/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
 /**

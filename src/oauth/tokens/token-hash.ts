@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { KeyAlgorithm } from '../../keys/key-algorithms.js';
+import type { KeyAlgorithm } from '../../keys/index.js';
 
 /**
  * `at_hash` / `c_hash` (OIDC Core §3.1.3.6, §3.3.2.11): base64url of the left half of the hash of the

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { compactVerify, decodeProtectedHeader } from 'jose';
-import { ACCESS_TOKEN_SET } from '../../keys/key-sets.js';
-import { KeysService } from '../../keys/keys.service.js';
+import { ACCESS_TOKEN_SET, KeysService } from '../../keys/index.js';
 import type { StoredAccessToken, StoredRefreshToken } from './stored-token.js';
 import { TokenCodec } from './token-codec.js';
 import { TokensRepository } from './tokens.repository.js';

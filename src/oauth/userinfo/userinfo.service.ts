@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
-import { ClientsService } from '../../clients/clients.service.js';
+import { ClientsService } from '../../clients/index.js';
 import { CommonErrors } from '../../common/errors/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { ID_TOKEN_SET } from '../../keys/key-sets.js';
-import { KeysService } from '../../keys/keys.service.js';
+import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
 import { PROTECTED_ID_TOKEN_CLAIMS } from '../tokens/id-token.signer.js';
 import { TokenLookup } from '../tokens/token-lookup.js';
 import { TokenError } from '../tokens/token.errors.js';

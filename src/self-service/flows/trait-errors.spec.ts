@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdentitiesError } from '../../identities/identities.errors.js';
+import { IdentitiesError } from '../../identities/index.js';
 import { UiMessages } from '../ui/ui-messages.js';
 import { passwordNode, submitNode, traitNodes } from '../ui/ui-nodes.js';
 import { attachNodeErrors } from './form-errors.js';

@@ -1,4 +1,4 @@
-import { IdentitiesError, IdentitiesErrorCode } from '../../identities/identities.errors.js';
+import { IdentitiesError, IdentitiesErrorCode } from '../../identities/index.js';
 import type { UiText } from '../ui/ui-container.js';
 import { UiMessages } from '../ui/ui-messages.js';
 

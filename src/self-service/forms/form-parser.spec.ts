@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_IDENTITY_SCHEMA } from '../../identities/schemas/built-in-identity-schema.js';
+import { BUILT_IN_IDENTITY_SCHEMA } from '../../identities/index.js';
 import { traitPaths } from '../ui/ui-nodes.js';
 import { decodeJsonBody, parseForm } from './form-parser.js';
 import type { SchemaPath } from './schema-paths.js';

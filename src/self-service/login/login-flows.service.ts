@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { IdentitiesService } from '../../identities/identities.service.js';
-import type { IdentityRecord } from '../../identities/identity-record.js';
+import { IdentitiesService, type IdentityRecord } from '../../identities/index.js';
 import { attachNodeErrors } from '../flows/form-errors.js';
 import { decodeSubmission, stringField } from '../forms/submission.js';
 import { markBrowserRequest, wantsJson } from '../flows/browser-requests.js';

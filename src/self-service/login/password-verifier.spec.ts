@@ -3,7 +3,7 @@ import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/config.loader.js';
 import { PasswordVerifier } from './password-verifier.js';
-import { PasswordHashing } from '../../identities/password-hashing.js';
+import { PasswordHashing } from '../../identities/index.js';
 
 const ARGON2ID = 2 as Algorithm;
 const PASSWORD = 'correct horse battery staple 42';

@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
 import { APP_CONFIG, type AppConfig, type Argon2Config } from '../../config/app-config.js';
-import { PasswordHashing } from '../../identities/password-hashing.js';
+import { PasswordHashing } from '../../identities/index.js';
 
 /** `@node-rs/argon2` declares Algorithm as a const enum, which is not emitted; its value for argon2id. */
 const ARGON2ID = 2 as Algorithm;

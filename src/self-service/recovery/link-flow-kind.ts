@@ -1,4 +1,4 @@
-import type { IssuedToken } from '../../identities/address-tokens.service.js';
+import type { IssuedToken } from '../../identities/index.js';
 import type { Email } from '../courier/email-template.js';
 import type { UiText } from '../ui/ui-container.js';
 

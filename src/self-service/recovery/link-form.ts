@@ -1,4 +1,4 @@
-import { isEmailAddress } from '../../identities/schemas/email-address.js';
+import { isEmailAddress } from '../../identities/index.js';
 import type { SchemaPath } from '../forms/schema-paths.js';
 import { stringField } from '../forms/submission.js';
 import type { UiNode, UiText } from '../ui/ui-container.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AddressTokensService } from '../../identities/address-tokens.service.js';
+import { AddressTokensService } from '../../identities/index.js';
 import { EmailTemplateId, type Email } from '../courier/email-template.js';
 import { UiMessages } from '../ui/ui-messages.js';
 import type { LinkFlowKind } from './link-flow-kind.js';

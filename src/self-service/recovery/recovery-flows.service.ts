@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { AddressTokensService } from '../../identities/address-tokens.service.js';
+import { AddressTokensService } from '../../identities/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { markBrowserRequest } from '../flows/browser-requests.js';
 import type { FlowType } from '../flows/flow-kind.js';

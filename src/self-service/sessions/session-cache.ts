@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ChangeNotifier, type Announce } from '../../database/change-notifier.js';
-import { IDENTITIES_CHANGED_TOPIC } from '../../identities/identities.service.js';
+import { IDENTITIES_CHANGED_TOPIC } from '../../identities/index.js';
 
 /** ChangeNotifier topic of session changes (key = token hash, or `*`). */
 export const SESSIONS_CHANGED_TOPIC = 'self-service.sessions';

@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { IdentitiesError, IdentitiesErrorCode } from '../../identities/identities.errors.js';
-import { toIdentityResponse } from '../../identities/identities.mapper.js';
-import { IdentitiesService } from '../../identities/identities.service.js';
-import type { IdentityRecord } from '../../identities/identity-record.js';
+import {
+  IdentitiesError,
+  IdentitiesErrorCode,
+  IdentitiesService,
+  type IdentityRecord,
+  type IdentityResponseDto,
+} from '../../identities/index.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { cookieOptions, SESSION_COOKIE } from '../self-service-cookies.js';
 import { SessionEntity } from './entities/session.entity.js';
@@ -144,7 +147,7 @@ export class SessionsService {
   }
 
   /** The identity on the wire (as the admin API shows it), for sessions and settings flows. */
-  async identityResponse(identityId: string): Promise<ReturnType<typeof toIdentityResponse>> {
+  async identityResponse(identityId: string): Promise<IdentityResponseDto> {
     // A session whose identity was deleted in between is no session (the cascade removes it next).
     const record = await this.identities.get(identityId).catch((error: unknown) => {
       throw error instanceof IdentitiesError && error.reason === IdentitiesErrorCode.NotFound ? SelfServiceError.noSession() : error;
@@ -152,8 +155,8 @@ export class SessionsService {
     return this.identityOnWire(record);
   }
 
-  identityOnWire(record: IdentityRecord): ReturnType<typeof toIdentityResponse> {
-    return toIdentityResponse(record, this.config.urls.issuer);
+  identityOnWire(record: IdentityRecord): IdentityResponseDto {
+    return this.identities.toResponse(record);
   }
 
   /** Sets the `service_session` cookie (HttpOnly, SameSite, Secure per config), for SESSION_LIFESPAN. */

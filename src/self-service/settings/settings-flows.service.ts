@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { IdentitiesService, type TraitsDescription } from '../../identities/identities.service.js';
-import type { IdentityRecord } from '../../identities/identity-record.js';
+import { IdentitiesService, type IdentityRecord, type TraitsDescription } from '../../identities/index.js';
 import { markBrowserRequest, wantsJson } from '../flows/browser-requests.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import { FLOW_KINDS, type FlowType } from '../flows/flow-kind.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_IDENTITY_SCHEMA } from '../../identities/schemas/built-in-identity-schema.js';
+import { BUILT_IN_IDENTITY_SCHEMA } from '../../identities/index.js';
 import { withMessages, type UiContainer } from './ui-container.js';
 import { UiMessages } from './ui-messages.js';
 import { csrfNode, emailNode, passwordIdentifierNode, passwordNode, submitNode, traitNodes } from './ui-nodes.js';

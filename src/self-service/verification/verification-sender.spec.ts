@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../config/app-config.js';
-import type { IdentityRecord } from '../../identities/identity-record.js';
+import type { IdentityRecord } from '../../identities/index.js';
 import type { LinkFlowSteps } from '../recovery/link-flow-steps.js';
 import { VerificationFlowKind } from './verification-flow-kind.js';
 import { VerificationSender } from './verification-sender.js';

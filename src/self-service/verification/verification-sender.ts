@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import type { IdentityRecord } from '../../identities/identity-record.js';
+import type { IdentityRecord } from '../../identities/index.js';
 import { LinkFlowSteps } from '../recovery/link-flow-steps.js';
 import { VerificationFlowKind } from './verification-flow-kind.js';
 

@@ -1,11 +1,12 @@
-import { Column, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, ForeignKey, PrimaryColumn } from 'typeorm';
 import type { TokenSession } from '../token-session.js';
 
 /**
  * The columns every token table shares (codes, access and refresh tokens): the HMAC part of the token,
  * its grant family, client, consent, subject and grant. A function of the table, because the key and
- * constraint names carry it. The relations are named by table so that this context imports no other
- * context's entities; both go with the row (ON DELETE CASCADE).
+ * constraint names carry it. Client and consent are other contexts' rows: plain id columns whose foreign
+ * keys name their tables, so that this context imports no other context's entities; the row goes with
+ * either (ON DELETE CASCADE).
  */
 export function tokenRowColumns(table: string) {
   abstract class TokenRowColumns {
@@ -18,19 +19,13 @@ export function tokenRowColumns(table: string) {
     requestId!: string;
 
     @Column({ name: 'client_id', type: 'varchar', length: 255 })
+    @ForeignKey('clients', { name: `FK_${table}_client`, onDelete: 'CASCADE' })
     clientId!: string;
-
-    @ManyToOne('clients', { onDelete: 'CASCADE', nullable: false })
-    @JoinColumn({ name: 'client_id', foreignKeyConstraintName: `FK_${table}_client` })
-    client?: unknown;
 
     /** The consent the tokens were granted by; null for client_credentials. */
     @Column({ name: 'consent_id', type: 'uuid', nullable: true })
+    @ForeignKey('oauth2_consent_requests', { name: `FK_${table}_consent`, onDelete: 'CASCADE' })
     consentId!: string | null;
-
-    @ManyToOne('oauth2_consent_requests', { onDelete: 'CASCADE', nullable: true })
-    @JoinColumn({ name: 'consent_id', foreignKeyConstraintName: `FK_${table}_consent` })
-    consent?: unknown;
 
     /** The local subject (the client_id for client_credentials). */
     @Column({ name: 'subject', type: 'text' })

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A row of `oauth2_used_jtis`: the `jti` of a private_key_jwt client assertion already accepted, kept
@@ -9,11 +9,8 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 @Index('IDX_oauth2_used_jtis_expires_at', ['expiresAt'])
 export class UsedJtiEntity {
   @PrimaryColumn({ name: 'client_id', type: 'varchar', length: 255, primaryKeyConstraintName: 'PK_oauth2_used_jtis' })
+  @ForeignKey('clients', { name: 'FK_oauth2_used_jtis_client', onDelete: 'CASCADE' })
   clientId!: string;
-
-  @ManyToOne('clients', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'client_id', foreignKeyConstraintName: 'FK_oauth2_used_jtis_client' })
-  client?: unknown;
 
   @PrimaryColumn({ name: 'jti_hash', type: 'char', length: 64, primaryKeyConstraintName: 'PK_oauth2_used_jtis' })
   jtiHash!: string;

@@ -1,5 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { IdentityEntity } from '../../../identities/entities/identity.entity.js';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import type { FlowKind, FlowType } from '../flow-kind.js';
 import type { UiContainer } from '../../ui/ui-container.js';
 
@@ -49,11 +48,8 @@ export class FlowEntity {
 
   /** The identity a settings (or a redeemed recovery) flow acts on. */
   @Column({ name: 'identity_id', type: 'uuid', nullable: true })
+  @ForeignKey('identities', { name: 'FK_self_service_flows_identity', onDelete: 'CASCADE' })
   identityId!: string | null;
-
-  @ManyToOne(() => IdentityEntity, { onDelete: 'CASCADE', nullable: true })
-  @JoinColumn({ name: 'identity_id', foreignKeyConstraintName: 'FK_self_service_flows_identity' })
-  identity?: IdentityEntity;
 
   @Column({ type: 'jsonb' })
   context!: Record<string, unknown>;

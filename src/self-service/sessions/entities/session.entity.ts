@@ -1,5 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { IdentityEntity } from '../../../identities/entities/identity.entity.js';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /** One completed authentication step of a session (`password` at login, again at a `refresh`). */
 export interface AuthenticationMethod {
@@ -22,11 +21,8 @@ export class SessionEntity {
   tokenHash!: string;
 
   @Column({ name: 'identity_id', type: 'uuid' })
+  @ForeignKey('identities', { name: 'FK_self_service_sessions_identity', onDelete: 'CASCADE' })
   identityId!: string;
-
-  @ManyToOne(() => IdentityEntity, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'identity_id', foreignKeyConstraintName: 'FK_self_service_sessions_identity' })
-  identity?: IdentityEntity;
 
   @Column({ type: 'boolean' })
   active!: boolean;
