@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, UnsecuredJWT, type JWTPayload } from 'jose';
 import type { Client } from '../../clients/client.js';
 import { REQUEST_OBJECT_SIGNING_ALGS } from '../../clients/client-metadata.js';
+import { sha256Hex } from '../../common/crypto/digest.js';
 import { OutboundHttp } from '../../common/http/outbound-http.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ClientJwks } from '../client-auth/client-jwks.js';
@@ -139,7 +139,7 @@ export class RequestObjectResolver {
     if (payload.jti === undefined) return;
     if (typeof payload.jti !== 'string' || payload.jti === '') throw invalidObject('The request object jti must be a string.');
     const until = payload.exp ?? Math.floor(Date.now() / 1000) + JTI_RETENTION_WITHOUT_EXP_SECONDS;
-    const jtiHash = createHash('sha256').update(`${JTI_PURPOSE}${payload.jti}`, 'utf8').digest('hex');
+    const jtiHash = sha256Hex(`${JTI_PURPOSE}${payload.jti}`);
     if (!(await this.repository.recordJti(client.id, jtiHash, new Date(until * 1000)))) {
       throw invalidObject('The request object was used already (jti).');
     }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha2Digest } from '../../common/crypto/digest.js';
 import type { KeyAlgorithm } from '../../keys/key-algorithms.js';
 
 /**
@@ -6,7 +6,7 @@ import type { KeyAlgorithm } from '../../keys/key-algorithms.js';
  * ASCII value, with the hash of the ID token's signing algorithm (SHA-512 for EdDSA with Ed25519).
  */
 export function halfHash(alg: KeyAlgorithm, value: string): string {
-  const digest = createHash(hashOf(alg)).update(value, 'ascii').digest();
+  const digest = sha2Digest(hashOf(alg), value);
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }
 
