@@ -31,8 +31,9 @@ export class WellKnownJwksRoute implements OnModuleInit {
 }
 
 /**
- * Registers `GET /.well-known/jwks.json` on `listeners` with the caching contract above: `no-cache`, the document's ETag and 304 on a matching
- * If-None-Match. Every JWKS the service publishes goes through here so verifiers see one behaviour.
+ * Registers `GET /.well-known/jwks.json` on `listeners` with the caching contract above: `no-cache`,
+ * the document's ETag and 304 on a matching If-None-Match. Every JWKS the service publishes goes
+ * through here so verifiers see one behaviour.
  */
 export function registerJwksRoute(
   fastify: FastifyInstance,
