@@ -6,11 +6,11 @@ import type { Type } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { NestFactory } from '@nestjs/core';
 import fastifyCookie from '@fastify/cookie';
-import { RouteCatalog } from './api-description/route-catalog.js';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage, Server } from 'node:http';
 import { LogController, type FastifyServerOptions } from 'fastify';
 import { AppModule } from './app.module.js';
+import { RouteAuditService } from './common/auth/route-audit.service.js';
 import { HttpListeners } from './common/http/http-listeners.js';
 import { AppLogger, createProcessLogger } from './common/logging/app-logger.js';
 import { listenerConstraint, listenerOf, type Listener } from './common/http/listener.js';
@@ -71,7 +71,7 @@ export async function startLatchkey(
       },
     );
     const fastify = app.getHttpAdapter().getInstance();
-    app.get(RouteCatalog).attach(fastify);
+    app.get(RouteAuditService).attach(fastify);
     installRequestHooks(fastify, httpDurationHistogram(), logsRequests(options.quiet === true ? 'silent' : config.log.level));
     restrictBodyParsers(fastify);
     installInputGuard(fastify, config.errors.exposeInternal);

@@ -10,7 +10,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ERROR_SCHEMAS, errorSchemaName } from './error-schemas.js';
 import { OPERATIONS, operationKey, type OperationDescription } from './operations.js';
 import { RESPONSE_SCHEMAS } from './response-schemas.js';
-import { RouteCatalog } from './route-catalog.js';
+import { RouteCatalog } from '../common/http/route-catalog.js';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;

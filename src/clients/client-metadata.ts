@@ -26,8 +26,6 @@ export const TOKEN_ENDPOINT_AUTH_SIGNING_ALGS: readonly string[] = [
   'ES512',
   'EdDSA',
 ];
-/** JWK members that carry private or symmetric key material (RFC 7518 §6.2.2, §6.3.2, §6.4.1). */
-export const PRIVATE_JWK_MEMBERS: readonly string[] = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 export const DEFAULT_TOKEN_ENDPOINT_AUTH_METHOD: TokenEndpointAuthMethod = 'client_secret_basic';
 export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code'];

@@ -244,6 +244,22 @@ describe('ClientValidator', () => {
     });
   });
 
+  it('refuses a public key carrying any private JWK member, whatever the key type', async () => {
+    const publicKeys = await Promise.all(
+      (['RS256', 'ES256', 'EdDSA'] as const).map(async (alg) => ({ ...(await exportJWK((await generateKeyPair(alg)).publicKey)), alg })),
+    );
+    for (const key of publicKeys) {
+      await expect(validator.validate({ jwks: { keys: [key] } })).resolves.toBeDefined();
+      for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']) {
+        const value = member === 'oth' ? [{ r: 'AQAB', d: 'AQAB', t: 'AQAB' }] : 'AQAB';
+        expect(await asyncRefusal(() => validator.validate({ jwks: { keys: [{ ...key, [member]: value }] } })), member).toEqual({
+          code: 'invalid_client_metadata',
+          field: 'jwks',
+        });
+      }
+    }
+  });
+
   it('registers only the subject types the server supports (OIDC_SUBJECT_TYPES), defaulting to public when it is one', async () => {
     const publicOnly = new ClientValidator(outbound, supporting(['public']));
     expect(await asyncRefusal(() => publicOnly.validate({ subject_type: 'pairwise', redirect_uris: [redirects[0]!] }))).toEqual({

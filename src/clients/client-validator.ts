@@ -13,7 +13,6 @@ import {
   FORBIDDEN_REDIRECT_SCHEMES,
   GRANT_TYPES,
   LOOPBACK_HOSTS,
-  PRIVATE_JWK_MEMBERS,
   REQUEST_OBJECT_SIGNING_ALGS,
   RESPONSE_TYPE_PARTS,
   SUBJECT_TYPES,
@@ -22,6 +21,7 @@ import {
   USERINFO_SIGNING_ALGS,
 } from './client-metadata.js';
 import { ClientsError } from './clients.errors.js';
+import { PRIVATE_JWK_MEMBERS } from '../keys/index.js';
 import type { CreateClientDto } from './dto/create-client.dto.js';
 
 const MIN_SECRET_LENGTH = 6;

@@ -1,5 +1,6 @@
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { TtlCache } from '../common/cache/ttl-cache.js';
+import { hmacSha256 } from '../common/crypto/digest.js';
 
 export interface SecretVerificationCacheOptions {
   readonly ttlMs: number;
@@ -16,7 +17,7 @@ export interface SecretVerificationCacheOptions {
  */
 export class SecretVerificationCache {
   private readonly entries: TtlCache<string, Buffer>;
-  /** Imported once: createHmac with a KeyObject skips converting the key on every check. */
+  /** Imported once: an HMAC with a KeyObject skips converting the key on every check. */
   private readonly key: KeyObject;
 
   constructor(key: string, options: SecretVerificationCacheOptions) {
@@ -48,6 +49,6 @@ export class SecretVerificationCache {
   }
 
   private digest(clientId: string, secret: string): Buffer {
-    return createHmac('sha256', this.key).update(`${clientId}\0${secret}`, 'utf8').digest();
+    return hmacSha256(this.key, `${clientId}\0${secret}`);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendError } from '../common/errors/error-response.js';
+import { registerPlainRoute } from '../common/http/plain-route.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { sendRefusal } from './decision-responder.js';
 import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
@@ -18,8 +18,7 @@ const PREFIX = '/decisions';
  * or the rule's error handler's answer. A route of its own kind: it carries the end user's
  * credentials, not an admin's, so it takes no admin token; only peers in DECISIONS_ALLOWED_PEERS may
  * call it. A plain Fastify route, because gateways call it on every request they pass; the route
- * audit sees only Nest controllers, so like the other plain routes it is reviewed by hand
- * (docs/architecture.md lists it with its kind).
+ * audit knows it by its access, `allowed_peers` (docs/architecture.md lists it with its kind).
  */
 @Injectable()
 export class DecisionRoute implements OnModuleInit {
@@ -39,12 +38,13 @@ export class DecisionRoute implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     withRawBodies(fastify, (scope) => {
       for (const url of [PREFIX, `${PREFIX}/*`]) {
-        scope.route({
-          method: [...PASS_THROUGH_METHODS],
+        registerPlainRoute(scope, {
+          method: PASS_THROUGH_METHODS,
           url,
           exposeHeadRoute: false,
-          constraints: { listener: 'admin' },
-          errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+          listeners: ['admin'],
+          access: 'allowed_peers',
+          exposeInternal: this.config.errors.exposeInternal,
           handler: (request, reply) => this.handle(request, reply),
         });
       }

@@ -20,7 +20,7 @@ export class DecisionsJwksRoute implements OnModuleInit {
 
   onModuleInit(): void {
     registerJwksRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
-      listener: 'admin|proxy',
+      listeners: ['admin', 'proxy'],
       exposeInternal: this.config.errors.exposeInternal,
       load: () => this.decisions.jwks(),
     });

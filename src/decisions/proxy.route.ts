@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendError } from '../common/errors/error-response.js';
+import { registerPlainRoute } from '../common/http/plain-route.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { RuleUpstream } from '../rules/index.js';
 import { sendRefusal } from './decision-responder.js';
@@ -44,12 +44,13 @@ export class ProxyRoute implements OnModuleInit {
         disableRequestLogging: true,
       });
       for (const url of ['/', '/*']) {
-        scope.route({
-          method: [...PASS_THROUGH_METHODS],
+        registerPlainRoute(scope, {
+          method: PASS_THROUGH_METHODS,
           url,
           exposeHeadRoute: false,
-          constraints: { listener: 'proxy' },
-          errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+          listeners: ['proxy'],
+          access: 'public',
+          exposeInternal: this.config.errors.exposeInternal,
           handler: (request, reply) => this.handle(request, reply),
         });
       }
@@ -84,13 +85,9 @@ export class ProxyRoute implements OnModuleInit {
         out['x-forwarded-host'] = judged.url.host;
         return out;
       },
-      onError: (_failed, { error }) => {
-        sendError(
-          request,
-          reply,
-          new DecisionsError(DecisionsErrorCode.UpstreamUnavailable, 'The upstream did not answer.', { cause: error }),
-          this.config.errors.exposeInternal,
-        );
+      // Sent as an error, so that it leaves through the route's error handler like any other.
+      onError: (failed, { error }) => {
+        void failed.send(new DecisionsError(DecisionsErrorCode.UpstreamUnavailable, 'The upstream did not answer.', { cause: error }));
       },
     });
   }

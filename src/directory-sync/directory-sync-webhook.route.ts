@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { sendError } from '../common/errors/error-response.js';
+import { registerPlainRoute } from '../common/http/plain-route.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
@@ -12,7 +12,7 @@ const SIGNATURE_HEADER = 'service-signature';
  * scope of its own: the signature covers the body's exact bytes, so this scope's only parser hands
  * `application/json` bodies over as a Buffer (up to WEBHOOKS_BODY_LIMIT), and every other route keeps
  * its parsers. Other content types get 415. The route checks its own credential (the signature), so it
- * is public by nature and, like the other `*.route.ts`, outside the Nest route audit.
+ * is public by nature; the route audit knows it as such (registerPlainRoute).
  */
 @Injectable()
 export class DirectorySyncWebhookRoute implements OnModuleInit {
@@ -27,12 +27,13 @@ export class DirectorySyncWebhookRoute implements OnModuleInit {
     void fastify.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      scope.route<{ Params: { connectionId: string } }>({
+      registerPlainRoute<{ Params: { connectionId: string } }>(scope, {
         method: 'POST',
         url: '/webhooks/directory-sync/:connectionId',
-        constraints: { listener: 'public' },
+        listeners: ['public'],
+        access: 'public',
+        exposeInternal: this.config.errors.exposeInternal,
         bodyLimit: this.config.webhooks.bodyLimitBytes,
-        errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
         handler: async (request, reply) => {
           const header = request.headers[SIGNATURE_HEADER];
           const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);

@@ -1,6 +1,8 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { registerPlainRoute } from '../common/http/plain-route.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 
 const ALIVE_BODY = '{"status":"ok"}';
 
@@ -12,14 +14,18 @@ const ALIVE_BODY = '{"status":"ok"}';
  */
 @Injectable()
 export class LivenessRoute implements OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.route({
+    registerPlainRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
       method: 'GET',
       url: '/health/alive',
-      constraints: { listener: 'public|admin' },
+      listeners: ['public', 'admin'],
+      access: 'public',
+      exposeInternal: this.config.errors.exposeInternal,
       handler: (_request, reply) => reply.type('application/json; charset=utf-8').send(ALIVE_BODY),
     });
   }

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hmacSha256Hex } from '../common/crypto/digest.js';
 
 /** A recovery or verification link token: 256 random bits, base64url. */
 export function newLinkToken(): string {
@@ -7,5 +8,5 @@ export function newLinkToken(): string {
 
 /** What is stored of a link token: HMAC-SHA256 under a system secret, hex (64 characters). */
 export function linkTokenHmac(secret: string, token: string): string {
-  return createHmac('sha256', secret).update(token, 'utf8').digest('hex');
+  return hmacSha256Hex(secret, token);
 }

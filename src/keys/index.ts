@@ -4,3 +4,4 @@ export { ACCESS_TOKEN_SET, ID_TOKEN_SET } from './key-sets.js';
 export { KeysModule } from './keys.module.js';
 export { KeysService, type SerializedJwks } from './keys.service.js';
 export { registerJwksRoute } from './well-known-jwks.route.js';
+export { PRIVATE_JWK_MEMBERS } from './jwk.js';

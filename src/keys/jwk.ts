@@ -9,7 +9,10 @@ export const PUBLIC_MEMBERS: Readonly<Record<KeyType, readonly PublicMember[]>> 
   oct: [],
 };
 
-/** Members that carry private or secret material, by key type: never published, encrypted at rest. */
+/**
+ * Members that carry private or secret material, by key type, as Latchkey stores them: never published,
+ * encrypted at rest. Two-prime RSA only: the import DTO refuses `oth`.
+ */
 export const PRIVATE_MEMBERS: Readonly<Record<KeyType, readonly PrivateMember[]>> = {
   RSA: ['d', 'p', 'q', 'dp', 'dq', 'qi'],
   EC: ['d'],
@@ -17,7 +20,12 @@ export const PRIVATE_MEMBERS: Readonly<Record<KeyType, readonly PrivateMember[]>
   oct: ['k'],
 };
 
-export const ALL_PRIVATE_MEMBERS: readonly PrivateMember[] = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
+/**
+ * Every JWK member that carries private or symmetric material, whatever the key type (RFC 7518 §6.2.2,
+ * §6.3.2, §6.4.1; `oth` holds a multi-prime RSA key's other primes): what a key offered as public must
+ * not hold. The one list for the service: client key sets are checked against it.
+ */
+export const PRIVATE_JWK_MEMBERS: readonly (PrivateMember | 'oth')[] = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 export type PublicMember = 'crv' | 'x' | 'y' | 'n' | 'e';
 export type PrivateMember = 'd' | 'p' | 'q' | 'dp' | 'dq' | 'qi' | 'k';

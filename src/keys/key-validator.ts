@@ -9,8 +9,19 @@ import {
   type KeyUse,
 } from './key-algorithms.js';
 import { MAX_KEYS_PER_SET, NAME_PATTERN } from './key-sets.js';
-import { ALL_PRIVATE_MEMBERS, keyMaterial, PRIVATE_MEMBERS, PUBLIC_MEMBERS, type PrivateJwkMembers, type PublicJwk } from './jwk.js';
+import {
+  keyMaterial,
+  PRIVATE_JWK_MEMBERS,
+  PRIVATE_MEMBERS,
+  PUBLIC_MEMBERS,
+  type PrivateJwkMembers,
+  type PrivateMember,
+  type PublicJwk,
+} from './jwk.js';
 import { KeysError, KeysErrorCode } from './keys.errors.js';
+
+/** The private members an imported key may carry: `oth` never reaches here (the import DTO refuses it). */
+const STORABLE_PRIVATE_MEMBERS = PRIVATE_JWK_MEMBERS.filter((member): member is PrivateMember => member !== 'oth');
 
 /** A JWK as received (the members of `jsonWebKey`), before any check. */
 export interface JwkInput {
@@ -75,7 +86,7 @@ export async function validateJwk(input: JwkInput, context: ValidationContext = 
   }
   const publicMembers = PUBLIC_MEMBERS[kty];
   const privateMembers = PRIVATE_MEMBERS[kty];
-  for (const member of ['crv', 'x', 'y', 'n', 'e', ...ALL_PRIVATE_MEMBERS] as const) {
+  for (const member of ['crv', 'x', 'y', 'n', 'e', ...STORABLE_PRIVATE_MEMBERS] as const) {
     if (input[member] === undefined) continue;
     if (!(publicMembers as readonly string[]).includes(member) && !(privateMembers as readonly string[]).includes(member)) {
       throw fail(KeysErrorCode.MalformedKey, `${member} is not a member of ${kty} keys.`);

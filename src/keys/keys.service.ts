@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { importJWK, type CryptoKey } from 'jose';
+import { sha256Base64url } from '../common/crypto/digest.js';
 import type { JsonWebKeyEntity } from './entities/json-web-key.entity.js';
 import { keyMaterial, type PublicJwk } from './jwk.js';
 import { isKeyAlgorithm, type KeyAlgorithm } from './key-algorithms.js';
@@ -183,7 +183,7 @@ export class KeysService {
       }
     }
     const body = JSON.stringify({ keys: [...byKid.values()] });
-    return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+    return { body, etag: `"${sha256Base64url(body)}"` };
   }
 
   private toRow(set: string, key: ValidatedKey): NewKeyRow {

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { sendError } from '../common/errors/error-response.js';
+import { registerPlainRoute } from '../common/http/plain-route.js';
+import type { Listener } from '../common/http/listener.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { KeysService, type SerializedJwks } from './keys.service.js';
 
@@ -22,7 +23,7 @@ export class WellKnownJwksRoute implements OnModuleInit {
 
   onModuleInit(): void {
     registerJwksRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
-      listener: 'public',
+      listeners: ['public'],
       exposeInternal: this.config.errors.exposeInternal,
       load: () => this.keys.publicJwks(),
     });
@@ -30,19 +31,20 @@ export class WellKnownJwksRoute implements OnModuleInit {
 }
 
 /**
- * Registers `GET /.well-known/jwks.json` for `listener` (a listener constraint, e.g. `admin|proxy`)
- * with the caching contract above: `no-cache`, the document's ETag and 304 on a matching
- * If-None-Match. Every JWKS the service publishes goes through here so verifiers see one behaviour.
+ * Registers `GET /.well-known/jwks.json` on `listeners` with the caching contract above: `no-cache`,
+ * the document's ETag and 304 on a matching If-None-Match. Every JWKS the service publishes goes
+ * through here so verifiers see one behaviour.
  */
 export function registerJwksRoute(
   fastify: FastifyInstance,
-  options: { readonly listener: string; readonly exposeInternal: boolean; readonly load: () => Promise<SerializedJwks> },
+  options: { readonly listeners: readonly Listener[]; readonly exposeInternal: boolean; readonly load: () => Promise<SerializedJwks> },
 ): void {
-  fastify.route({
+  registerPlainRoute(fastify, {
     method: 'GET',
     url: '/.well-known/jwks.json',
-    constraints: { listener: options.listener },
-    errorHandler: (error, request, reply) => void sendError(request, reply, error, options.exposeInternal),
+    listeners: options.listeners,
+    access: 'public',
+    exposeInternal: options.exposeInternal,
     handler: async (request, reply) => {
       const jwks = await options.load();
       void reply

@@ -7,7 +7,9 @@ import { MIGRATIONS } from '../../src/database/schema.js';
 import { bootApp, type TestApp } from '../support/app.js';
 import { freshDatabase, queryDatabase } from '../support/database.js';
 import { AdminController } from '../../src/common/auth/controllers.js';
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 
 const POOL = { poolSize: 4, connectTimeoutMs: 2000, statementTimeoutMs: 0 };
 
@@ -136,6 +138,26 @@ describe('the route audit', () => {
 
   it('refuses to boot when a route has no auth marker or listener', async () => {
     await expect(bootApp({}, { extraModules: [UnmarkedModule] })).rejects.toThrow(/UnmarkedController\.open/);
+  });
+
+  @Injectable()
+  class BypassingRoute implements OnModuleInit {
+    constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+    onModuleInit(): void {
+      this.adapterHost.httpAdapter.getInstance<FastifyInstance>().route({
+        method: 'GET',
+        url: '/bypassing',
+        constraints: { listener: 'public' },
+        handler: () => 'should never be served',
+      });
+    }
+  }
+  @Module({ providers: [BypassingRoute] })
+  class BypassingModule {}
+
+  it('refuses to boot when a plain route is registered around registerPlainRoute', async () => {
+    await expect(bootApp({}, { extraModules: [BypassingModule] })).rejects.toThrow(/GET \/bypassing/);
   });
 
   it('boots when every route is marked', async () => {

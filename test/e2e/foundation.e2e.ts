@@ -121,6 +121,24 @@ describe('admin guard', () => {
     const publicOnAdmin = routes.filter((route) => route.auth === 'public' && route.listeners?.includes('admin'));
     expect(publicOnAdmin.map((route) => route.path).sort()).toEqual(['/health/ready', '/metrics/prometheus']);
   });
+
+  it('knows the plain Fastify routes with their access and listeners', () => {
+    const plain = app.running.app.get(RouteAuditService).plainRoutes();
+    const summary = plain.map((route) => `${route.method} ${route.url} ${route.access} ${route.listeners.join('|')}`);
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        'GET /health/alive public public|admin',
+        'GET /.well-known/jwks.json public public',
+        'GET /.well-known/jwks.json public admin|proxy',
+        'GET /.well-known/openid-configuration public public',
+        'POST /oauth2/token public public',
+        'GET /sessions/whoami public public',
+        'POST /webhooks/directory-sync/:connectionId public public',
+        'GET /decisions allowed_peers admin',
+        'POST /decisions/* allowed_peers admin',
+      ]),
+    );
+  });
 });
 
 describe('metrics', () => {

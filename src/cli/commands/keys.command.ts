@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { ExitCode, table } from '../cli-io.js';
+import { PRIVATE_JWK_MEMBERS } from '../../keys/index.js';
 import type { ActionFactory } from './action-factory.js';
 
 type Jwk = Record<string, unknown> & { kid: string; kty: string; alg?: string; use?: string };
 
 /** Members that hold private key material; `keys list` leaves them out unless asked. */
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
+const PRIVATE_MEMBERS: readonly string[] = PRIVATE_JWK_MEMBERS;
 
 /** `latchkey keys create|rotate|list`: JSON Web Key sets. */
 export function registerKeys(program: Command, action: ActionFactory): void {

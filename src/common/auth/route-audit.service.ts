@@ -2,7 +2,9 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { RequestMethod } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { LISTENERS_METADATA, type Listener } from '../http/listener.js';
+import { RouteCatalog, type CatalogRoute } from '../http/route-catalog.js';
 import { AUTH_MARKER_METADATA, type AuthMarker } from './auth-marker.js';
 
 export interface AuditedRoute {
@@ -16,14 +18,45 @@ export interface AuditedRoute {
   readonly auth: AuthMarker | undefined;
 }
 
-/** Refuses to boot when a route has no auth marker or no listener: nothing is open by omission. */
+/**
+ * Refuses to boot when a route has no auth marker or no listener: nothing is open by omission. Nest
+ * controllers carry their marker as metadata; plain Fastify routes carry theirs from
+ * `registerPlainRoute`, and any other route Fastify answers (one registered around that helper) is
+ * refused too.
+ */
 @Injectable()
 export class RouteAuditService implements OnApplicationBootstrap {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
+    private readonly catalog: RouteCatalog,
   ) {}
+
+  /**
+   * Starts recording the routes Fastify registers (before the application initialises) and checks
+   * them once every plugin scope has registered its own, when Fastify becomes ready.
+   */
+  attach(fastify: FastifyInstance): void {
+    this.catalog.attach(fastify);
+    fastify.addHook('onReady', async () => this.checkPlainRoutes());
+  }
+
+  /** The routes registered by `registerPlainRoute`, with their access. */
+  plainRoutes(): CatalogRoute[] {
+    return this.catalog.routes().filter((route) => route.access !== undefined);
+  }
+
+  private checkPlainRoutes(): void {
+    const controllers = new Set(this.routes().map((route) => `${route.method} ${route.path}`));
+    const bypassing = this.catalog
+      .routes()
+      .filter((route) => route.access === undefined && !controllers.has(`${route.method} ${route.url}`));
+    if (bypassing.length > 0) {
+      const names = bypassing.map((route) => `${route.method} ${route.url}`);
+      throw new Error(`Routes neither in a controller nor registered by registerPlainRoute: ${names.join(', ')}`);
+    }
+  }
 
   onApplicationBootstrap(): void {
     const unmarked = this.routes().filter((route) => route.auth === undefined || route.listeners === undefined);

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { databaseUnavailableResponses } from '../../metrics/unavailable-metric.js';
 import { listenerOf } from '../http/listener.js';
@@ -24,4 +25,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, exceptio
     .type('application/json; charset=utf-8')
     .send(body);
   return problem;
+}
+
+const errorsLogger = new Logger('Errors');
+
+/**
+ * Logs a request that failed on the server's side, once, in one format for every route: the exception
+ * filter's (Nest routes) and the plain routes'. 4xx are the caller's doing and are not logged.
+ */
+export function logServerError(request: FastifyRequest, problem: Problem): void {
+  errorsLogger.error({ msg: 'request failed', reqId: request.id, code: problem.code, error: problem.debug });
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { sha256Base64 } from '../crypto/digest.js';
 import { html, SafeHtml } from './html.js';
 
 /** A complete HTML response: status, the document, and the headers that go with it. */
@@ -21,7 +21,7 @@ export interface HtmlPageOptions {
  */
 export function htmlPage(title: string, content: SafeHtml, options: HtmlPageOptions = {}): HtmlPage {
   const script = options.inlineScript;
-  const scriptSource = script === undefined ? "'none'" : `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
+  const scriptSource = script === undefined ? "'none'" : `'sha256-${sha256Base64(script)}'`;
   const document = html`<!DOCTYPE html>
     <html lang="en">
       <head>

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, UnsecuredJWT, type JWTPayload } from 'jose';
 import { REQUEST_OBJECT_SIGNING_ALGS, type Client } from '../../clients/index.js';
+import { sha256Hex } from '../../common/crypto/digest.js';
 import { OutboundHttp } from '../../common/http/outbound-http.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ClientJwks } from '../client-auth/client-jwks.js';
@@ -138,7 +138,7 @@ export class RequestObjectResolver {
     if (payload.jti === undefined) return;
     if (typeof payload.jti !== 'string' || payload.jti === '') throw invalidObject('The request object jti must be a string.');
     const until = payload.exp ?? Math.floor(Date.now() / 1000) + JTI_RETENTION_WITHOUT_EXP_SECONDS;
-    const jtiHash = createHash('sha256').update(`${JTI_PURPOSE}${payload.jti}`, 'utf8').digest('hex');
+    const jtiHash = sha256Hex(`${JTI_PURPOSE}${payload.jti}`);
     if (!(await this.repository.recordJti(client.id, jtiHash, new Date(until * 1000)))) {
       throw invalidObject('The request object was used already (jti).');
     }

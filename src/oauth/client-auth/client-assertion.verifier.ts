@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
 import { ClientsService, type Client } from '../../clients/index.js';
+import { sha256Hex } from '../../common/crypto/digest.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { FormParameters } from '../token-endpoint/form-parameters.js';
 import { TokenError } from '../tokens/token.errors.js';
@@ -73,7 +73,7 @@ export class ClientAssertionVerifier {
     if (exp > now + MAX_ASSERTION_LIFETIME_SECONDS) {
       throw TokenError.invalidClient(false, 'The assertion expires too far in the future.');
     }
-    const jtiHash = createHash('sha256').update(payload.jti!, 'utf8').digest('hex');
+    const jtiHash = sha256Hex(payload.jti!);
     if (!(await this.repository.recordJti(client.id, jtiHash, new Date(exp * 1000)))) {
       throw TokenError.invalidClient(false, 'The assertion was used already (jti).');
     }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { sendError } from '../../common/errors/error-response.js';
+import { registerPlainRoute } from '../../common/http/plain-route.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
 import { discoveryDocument } from './discovery-document.js';
@@ -23,12 +23,12 @@ export class DiscoveryRoute implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.route({
+    registerPlainRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
       method: 'GET',
       url: '/.well-known/openid-configuration',
-      constraints: { listener: 'public' },
-      errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+      listeners: ['public'],
+      access: 'public',
+      exposeInternal: this.config.errors.exposeInternal,
       handler: async (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(await this.body()),
     });
   }

@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { sha256Base64url } from '../../common/crypto/digest.js';
 import { TokenError } from '../tokens/token.errors.js';
 
 /** RFC 7636 §4.1: 43–128 unreserved characters. */
@@ -18,7 +19,7 @@ export function checkPkce(challenge: string | null, verifier: string | undefined
   }
   if (verifier === undefined) throw TokenError.invalidGrant('The code_verifier is missing.');
   if (!VERIFIER.test(verifier)) throw TokenError.invalidGrant('The code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~].');
-  const computed = Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
+  const computed = Buffer.from(sha256Base64url(verifier));
   const expected = Buffer.from(challenge);
   if (computed.length !== expected.length || !timingSafeEqual(computed, expected)) {
     throw TokenError.invalidGrant('The code_verifier does not match the code_challenge.');

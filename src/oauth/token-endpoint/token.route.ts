@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { sendError } from '../../common/errors/error-response.js';
+import { registerPlainRoute } from '../../common/http/plain-route.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { formParameters } from './form-parameters.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
@@ -11,12 +11,10 @@ import { TokenEndpointService } from './token-endpoint.service.js';
  * it is the busiest endpoint, and Nest's router, guard, pipe and response chain were a tenth of a
  * client_credentials request's CPU. Public by nature: the client authenticates in TokenEndpointService.
  * The form is checked by `formParameters` (RFC 6749 defines its own error for bad input); errors leave
- * through `sendError` in the OAuth family's shape, and 5xx ones are logged as the exception filter does.
+ * in the OAuth family's shape, and 5xx ones are logged as the exception filter does (registerPlainRoute).
  */
 @Injectable()
 export class TokenRoute implements OnModuleInit {
-  private readonly logger = new Logger('Errors');
-
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly tokens: TokenEndpointService,
@@ -24,17 +22,12 @@ export class TokenRoute implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.route({
+    registerPlainRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
       method: 'POST',
       url: '/oauth2/token',
-      constraints: { listener: 'public' },
-      errorHandler: (error, request, reply) => {
-        const problem = sendError(request, reply, error, this.config.errors.exposeInternal);
-        if (problem.status >= 500) {
-          this.logger.error({ msg: 'request failed', reqId: request.id, code: problem.code, error: problem.debug });
-        }
-      },
+      listeners: ['public'],
+      access: 'public',
+      exposeInternal: this.config.errors.exposeInternal,
       handler: async (request, reply) => {
         // RFC 6749 §5.1: set first, so that error responses carry them too.
         void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AdminTokenVerifiers, type AdminTokenVerifier } from '../../common/auth/admin-token-verifiers.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
+import { sha256Base64url } from '../../common/crypto/digest.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { TokenLookup } from './token-lookup.js';
 
@@ -31,7 +31,7 @@ export class AdminScopeTokenVerifier implements AdminTokenVerifier, OnModuleInit
   }
 
   async isAdmin(token: string): Promise<boolean> {
-    const key = createHash('sha256').update(token).digest('base64url');
+    const key = sha256Base64url(token);
     const cached = this.cache.get(key);
     if (cached !== undefined && cached.until > Date.now()) return cached.admin;
     const generation = this.cache.generation();

@@ -1,6 +1,7 @@
-import { createHash, hkdfSync } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Client } from '../../clients/index.js';
+import { sha256Hex } from '../../common/crypto/digest.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
 /**
@@ -23,9 +24,7 @@ export class SubjectIdentifiers {
   forClient(client: Client, subject: string, forcedSubjectIdentifier = ''): string {
     if (client.subjectType !== 'pairwise') return subject;
     if (forcedSubjectIdentifier !== '') return forcedSubjectIdentifier;
-    return createHash('sha256')
-      .update(`${sectorOf(client)}${subject}${this.salt}`, 'utf8')
-      .digest('hex');
+    return sha256Hex(`${sectorOf(client)}${subject}${this.salt}`);
   }
 }
 

@@ -1,5 +1,6 @@
-import { createHash, createHmac, createSecretKey, hkdfSync, randomFillSync, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createSecretKey, hkdfSync, randomFillSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { hmacSha256, sha256Base64url } from '../../common/crypto/digest.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
 export type OpaqueTokenKind = 'access_token' | 'refresh_token' | 'authorization_code';
@@ -36,7 +37,7 @@ export interface MintedToken {
  */
 @Injectable()
 export class TokenCodec {
-  /** KeyObjects rather than Buffers: createHmac then skips importing the key on every token. */
+  /** KeyObjects rather than Buffers: the HMAC then skips importing the key on every token. */
   private readonly keys: readonly KeyObject[];
   private readonly pool = Buffer.alloc(RANDOM_BYTES * RANDOM_POOL_TOKENS);
   private poolOffset = this.pool.length;
@@ -78,7 +79,7 @@ export class TokenCodec {
    */
   jwtSignatureOf(token: string): string | undefined {
     const match = JWT_SHAPE.exec(token);
-    return match === null ? undefined : createHash('sha256').update(match[1]!).digest('base64url');
+    return match === null ? undefined : sha256Base64url(match[1]!);
   }
 
   /** Fresh CSPRNG bytes, each used once; the pool is refilled whole when used up. */
@@ -93,6 +94,6 @@ export class TokenCodec {
   }
 
   private sign(key: KeyObject, body: string): Buffer {
-    return createHmac('sha256', key).update(body).digest();
+    return hmacSha256(key, body);
   }
 }

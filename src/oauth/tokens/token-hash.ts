@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
 import type { KeyAlgorithm } from '../../keys/index.js';
+import { sha2Digest } from '../../common/crypto/digest.js';
 
 /**
  * `at_hash` / `c_hash` (OIDC Core §3.1.3.6, §3.3.2.11): base64url of the left half of the hash of the
  * ASCII value, with the hash of the ID token's signing algorithm (SHA-512 for EdDSA with Ed25519).
  */
 export function halfHash(alg: KeyAlgorithm, value: string): string {
-  const digest = createHash(hashOf(alg)).update(value, 'ascii').digest();
+  const digest = sha2Digest(hashOf(alg), value);
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }
 

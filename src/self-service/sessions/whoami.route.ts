@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sendError } from '../../common/errors/error-response.js';
+import { registerPlainRoute } from '../../common/http/plain-route.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { SessionCache } from './session-cache.js';
@@ -27,12 +27,12 @@ export class WhoamiRoute implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.route({
+    registerPlainRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
       method: 'GET',
       url: '/sessions/whoami',
-      constraints: { listener: 'public' },
-      errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+      listeners: ['public'],
+      access: 'public',
+      exposeInternal: this.config.errors.exposeInternal,
       handler: async (request, reply) => {
         const token = sessionTokenOf(request);
         if (token === undefined) throw SelfServiceError.noSession();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { Listener } from '../common/http/listener.js';
+import type { Listener } from './listener.js';
+import { PLAIN_ROUTE_ACCESS, type PlainRouteAccess } from './plain-route.js';
 
 /** One route as Fastify registered it: the source of truth for what the service answers. */
 export interface CatalogRoute {
@@ -8,6 +9,8 @@ export interface CatalogRoute {
   /** Fastify's path syntax (`/clients/:id`). */
   readonly url: string;
   readonly listeners: readonly Listener[];
+  /** Set for the routes registered by `registerPlainRoute`; Nest controllers carry auth markers instead. */
+  readonly access: PlainRouteAccess | undefined;
 }
 
 /**
@@ -23,8 +26,9 @@ export class RouteCatalog {
     fastify.addHook('onRoute', (route: RouteOptions) => {
       const listener = (route.constraints as { listener?: unknown } | undefined)?.listener;
       if (typeof listener !== 'string') return;
+      const access = (route.config as Record<string, PlainRouteAccess | undefined> | undefined)?.[PLAIN_ROUTE_ACCESS];
       for (const method of [route.method].flat()) {
-        this.recorded.push({ method: method.toUpperCase(), url: route.url, listeners: listener.split('|') as Listener[] });
+        this.recorded.push({ method: method.toUpperCase(), url: route.url, listeners: listener.split('|') as Listener[], access });
       }
     });
   }
