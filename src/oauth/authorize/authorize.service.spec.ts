@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Client } from '../../clients/client.js';
 import { ClientsError } from '../../clients/clients.errors.js';
-import type { AppConfig } from '../../config/app-config.js';
+import type { OAuth2Config, UrlsConfig } from '../../config/app-config.js';
 import type { AuthorizationContext, BrowserState, ConsentGrant, ConsentStep } from '../../consent/authorization-context.js';
 import { ConsentError } from '../../consent/consent.errors.js';
 import { clientFixture } from '../../../test/support/client-fixture.js';
@@ -57,7 +57,6 @@ function harness(
   const subjects = {
     forClient: (c: Client, subject: string, forced: string) => (c.subjectType === 'pairwise' ? forced || `pairwise-${subject}` : subject),
   };
-  const config = { urls: { issuer: ISSUER }, oauth2: { scopeStrategy: 'wildcard', privilegedScopes: [] } } as unknown as AppConfig;
   const service = new AuthorizeService(
     clients as never,
     { advance } as never,
@@ -65,7 +64,8 @@ function harness(
     { verify: verifyHint } as never,
     subjects as never,
     { resolve: async (params: unknown) => params } as never,
-    config,
+    { scopeStrategy: 'wildcard', privilegedScopes: [] } as unknown as OAuth2Config,
+    { issuer: ISSUER } as UrlsConfig,
   );
   return { service, advance, issue, verifyHint };
 }

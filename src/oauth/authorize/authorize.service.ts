@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Client } from '../../clients/client.js';
 import { ClientsService } from '../../clients/clients.service.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorKind } from '../../common/errors/error-kind.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { OAuth2Config, UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import type { AuthorizationContext, BrowserState, CookieInstruction } from '../../consent/authorization-context.js';
 import { ConsentError, ConsentErrorCode } from '../../consent/consent.errors.js';
 import { ConsentFlowService } from '../../consent/consent-flow.service.js';
@@ -46,7 +47,8 @@ export class AuthorizeService {
     private readonly hintVerifier: IdTokenHintVerifier,
     private readonly subjects: SubjectIdentifiers,
     private readonly requestObjects: RequestObjectResolver,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async authorize(input: AuthorizeInput): Promise<AuthorizeOutcome> {
@@ -88,7 +90,7 @@ export class AuthorizeService {
     redirectUri: string,
     cookies: Readonly<Record<string, string | undefined>>,
   ): Promise<AuthorizeOutcome> {
-    const request = validateAuthorizeRequest(params, client, redirectUri, { scopeRules: this.config.oauth2 });
+    const request = validateAuthorizeRequest(params, client, redirectUri, { scopeRules: this.oauth2 });
     const context = await this.contextOf(request, params);
     const browser: BrowserState = { cookies, loginVerifier: params.get('login_verifier'), consentVerifier: params.get('consent_verifier') };
     const step = await this.consentFlow.advance(context, browser);
@@ -127,7 +129,7 @@ export class AuthorizeService {
     }
     return {
       client: request.client,
-      requestUrl: `${this.config.urls.issuer}/oauth2/auth?${params.requestQuery}`,
+      requestUrl: `${this.urls.issuer}/oauth2/auth?${params.requestQuery}`,
       redirectUri: request.redirectUri,
       requestedScope: request.scope,
       requestedAudience: request.audience,

@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../common/errors/error-response.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { ErrorsConfig, OAuth2Config, UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ID_TOKEN_SET } from '../../keys/key-sets.js';
 import { KeysService } from '../../keys/keys.service.js';
 import { discoveryDocument } from './discovery-document.js';
@@ -20,7 +21,9 @@ export class DiscoveryRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {}
 
   onModuleInit(): void {
@@ -29,7 +32,7 @@ export class DiscoveryRoute implements OnModuleInit {
       method: 'GET',
       url: '/.well-known/openid-configuration',
       constraints: { listener: 'public' },
-      errorHandler: (error, request, reply) => void sendError(request, reply, error, this.config.errors.exposeInternal),
+      errorHandler: (error, request, reply) => void sendError(request, reply, error, this.errors.exposeInternal),
       handler: async (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(await this.body()),
     });
   }
@@ -37,7 +40,7 @@ export class DiscoveryRoute implements OnModuleInit {
   private async body(): Promise<string> {
     const { alg } = await this.keys.signingKey(ID_TOKEN_SET);
     if (this.serialized?.alg !== alg) {
-      this.serialized = { alg, body: JSON.stringify(discoveryDocument(this.config.urls, this.config.oauth2, alg)) };
+      this.serialized = { alg, body: JSON.stringify(discoveryDocument(this.urls, this.oauth2, alg)) };
     }
     return this.serialized.body;
   }

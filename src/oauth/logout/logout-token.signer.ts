@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ID_TOKEN_SET } from '../../keys/key-sets.js';
 import { KeysService } from '../../keys/keys.service.js';
 
@@ -32,14 +33,14 @@ export interface LogoutTokenInput {
 export class LogoutTokenSigner {
   constructor(
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async sign(input: LogoutTokenInput): Promise<string> {
     const key = await this.keys.signingKey(ID_TOKEN_SET);
     const iat = Math.floor(input.now.getTime() / 1000);
     return new SignJWT({
-      iss: this.config.urls.issuerIdentifier,
+      iss: this.urls.issuerIdentifier,
       sub: input.subject,
       aud: input.clientId,
       iat,

@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../common/errors/error-response.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { ErrorsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { formParameters } from './form-parameters.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
 
@@ -20,7 +21,7 @@ export class TokenRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly tokens: TokenEndpointService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {}
 
   onModuleInit(): void {
@@ -30,7 +31,7 @@ export class TokenRoute implements OnModuleInit {
       url: '/oauth2/token',
       constraints: { listener: 'public' },
       errorHandler: (error, request, reply) => {
-        const problem = sendError(request, reply, error, this.config.errors.exposeInternal);
+        const problem = sendError(request, reply, error, this.errors.exposeInternal);
         if (problem.status >= 500) {
           this.logger.error({ msg: 'request failed', reqId: request.id, code: problem.code, error: problem.debug });
         }

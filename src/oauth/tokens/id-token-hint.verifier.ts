@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ID_TOKEN_SET } from '../../keys/key-sets.js';
 import { KeysService } from '../../keys/keys.service.js';
 
@@ -13,7 +14,7 @@ import { KeysService } from '../../keys/keys.service.js';
 export class IdTokenHintVerifier {
   constructor(
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async verify(token: string): Promise<(JWTPayload & { sub: string }) | undefined> {
@@ -27,7 +28,7 @@ export class IdTokenHintVerifier {
     for (const candidate of candidates) {
       try {
         const { payload } = await jwtVerify(token, candidate.key, {
-          issuer: [this.config.urls.issuerIdentifier, this.config.urls.issuer, `${this.config.urls.issuer}/`],
+          issuer: [this.urls.issuerIdentifier, this.urls.issuer, `${this.urls.issuer}/`],
           algorithms: [candidate.alg],
           // Any age: the hint identifies a past authentication; it authorises nothing by itself.
           currentDate: new Date(0),
