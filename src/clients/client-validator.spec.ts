@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { OutboundHttp, OutboundResponse } from '../common/http/outbound-http.js';
-import type { AppConfig } from '../config/app-config.js';
+import type { OAuth2Config } from '../config/app-config.js';
 import { OutboundError, OutboundFailure } from '../common/http/outbound-http.error.js';
 import { ClientValidator, checkMetadata } from './client-validator.js';
 import { ClientsError } from './clients.errors.js';
@@ -160,7 +160,7 @@ describe('ClientValidator', () => {
       return url.includes('private') ? Promise.reject(new OutboundError(OutboundFailure.ForbiddenAddress, 'private')) : Promise.resolve();
     },
   } as unknown as OutboundHttp;
-  const supporting = (subjectTypes: string[]): AppConfig => ({ oauth2: { subjectTypes } }) as unknown as AppConfig;
+  const supporting = (subjectTypes: string[]): OAuth2Config => ({ subjectTypes }) as unknown as OAuth2Config;
   const validator = new ClientValidator(outbound, supporting(['public', 'pairwise']));
   const json = (value: unknown, status = 200): OutboundResponse => ({ status, headers: {}, body: Buffer.from(JSON.stringify(value)) });
   const redirects = ['https://a.example/cb', 'https://b.example/cb'];

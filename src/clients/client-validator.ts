@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { importJWK, type JWK } from 'jose';
 import { OutboundHttp } from '../common/http/outbound-http.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { OAuth2Config } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { OutboundError, OutboundFailure } from '../common/http/outbound-http.error.js';
 import type { ClientDraft, JsonWebKeySet, SubjectType, TokenEndpointAuthMethod } from './client.js';
 import {
@@ -41,9 +42,9 @@ export class ClientValidator {
 
   constructor(
     private readonly outbound: OutboundHttp,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('oauth2') oauth2: OAuth2Config,
   ) {
-    this.subjectTypes = config.oauth2.subjectTypes;
+    this.subjectTypes = oauth2.subjectTypes;
   }
 
   async validate(input: CreateClientDto): Promise<ClientDraft> {

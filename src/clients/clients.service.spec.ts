@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import type { AppConfig } from '../config/app-config.js';
 import type { ChangeNotifier } from '../database/change-notifier.js';
 import { ClientSecretHasher } from './client-secret-hasher.js';
 import type { ClientValidator } from './client-validator.js';
@@ -89,7 +88,7 @@ describe('ClientsService.authenticate', () => {
       {} as ClientValidator,
       hasher,
       notifier as unknown as ChangeNotifier,
-      { secrets: { system: ['unit-test-system-secret'] } } as unknown as AppConfig,
+      { system: ['unit-test-system-secret'] },
     );
     service.onModuleInit();
     verify = vi.spyOn(hasher, 'verify');
@@ -180,7 +179,7 @@ describe('ClientsService.authenticate', () => {
       {} as ClientValidator,
       hasher,
       { subscribe } as unknown as ChangeNotifier,
-      { secrets: { system: [] } } as unknown as AppConfig,
+      { system: [] },
     ).onModuleInit();
     expect(subscribe).toHaveBeenCalledWith(CLIENTS_TOPIC, expect.any(Function));
   });

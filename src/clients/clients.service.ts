@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 import type { Page } from '../common/pagination/page.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { SecretsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ChangeNotifier } from '../database/change-notifier.js';
 import type { Client, ClientDraft, ClientWithSecret } from './client.js';
 import { ClientSecretHasher } from './client-secret-hasher.js';
@@ -38,9 +39,9 @@ export class ClientsService implements OnModuleInit {
     private readonly validator: ClientValidator,
     private readonly hasher: ClientSecretHasher,
     private readonly notifier: ChangeNotifier,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('secrets') secrets: SecretsConfig,
   ) {
-    this.verifications = new SecretVerificationCache(config.secrets.system[0] ?? randomBytes(32).toString('base64url'), VERIFICATION_CACHE);
+    this.verifications = new SecretVerificationCache(secrets.system[0] ?? randomBytes(32).toString('base64url'), VERIFICATION_CACHE);
   }
 
   onModuleInit(): void {

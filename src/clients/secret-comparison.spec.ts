@@ -1,6 +1,5 @@
 import { pbkdf2, timingSafeEqual } from 'node:crypto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AppConfig } from '../config/app-config.js';
 import type { ChangeNotifier } from '../database/change-notifier.js';
 import { ClientSecretHasher, PBKDF2_ITERATIONS } from './client-secret-hasher.js';
 import type { ClientValidator } from './client-validator.js';
@@ -96,7 +95,7 @@ describe('S30: ClientsService.authenticate', () => {
       {} as ClientValidator,
       hasher,
       { subscribe: () => undefined } as unknown as ChangeNotifier,
-      { secrets: { system: ['unit-test-system-secret'] } } as unknown as AppConfig,
+      { system: ['unit-test-system-secret'] },
     );
     vi.mocked(pbkdf2).mockClear();
     service.onModuleInit();

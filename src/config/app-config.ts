@@ -1,7 +1,11 @@
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type NodeEnv = 'development' | 'production' | 'test';
 
-/** The whole configuration, validated once at boot. Nothing outside src/config reads process.env. */
+/**
+ * The whole configuration, validated once at boot. Nothing outside src/config reads process.env. Each
+ * field is filled by one setting declared in config-variables.ts; classes inject the section they read
+ * with `@InjectConfig(section)`.
+ */
 export interface AppConfig {
   readonly env: NodeEnv;
   readonly version: string;

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { SecretsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 
 /**
  * Login and consent challenges are looked up by digest, but two answers must show them again: the
@@ -12,8 +13,8 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 export class ChallengeSealer {
   private readonly box: SecretBox;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.box = new SecretBox(config.secrets.system, 'consent/challenge');
+  constructor(@InjectConfig('secrets') secrets: SecretsConfig) {
+    this.box = new SecretBox(secrets.system, 'consent/challenge');
   }
 
   seal(challenge: string, kind: 'login' | 'consent', rowId: string): string {

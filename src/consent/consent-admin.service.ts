@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ClientsService, type Client } from '../clients/index.js';
 import type { Page } from '../common/pagination/page.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { OAuth2Config, UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ChallengeSealer } from './challenge-sealer.js';
 import { ConsentError } from './consent.errors.js';
 import { ConsentRequestsRepository } from './consent-requests.repository.js';
@@ -43,7 +44,8 @@ export class ConsentAdminService {
   private readonly logoutEndpoint: string;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('oauth2') oauth2: OAuth2Config,
+    @InjectConfig('urls') urls: UrlsConfig,
     private readonly loginRequests: LoginRequestsRepository,
     private readonly consentRequests: ConsentRequestsRepository,
     private readonly logoutRequests: LogoutRequestsRepository,
@@ -51,8 +53,8 @@ export class ConsentAdminService {
     private readonly clients: ClientsService,
     private readonly sealer: ChallengeSealer,
   ) {
-    this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
-    this.logoutEndpoint = `${config.urls.issuer}/oauth2/sessions/logout`;
+    this.ttlSeconds = oauth2.ttl.loginConsentRequest;
+    this.logoutEndpoint = `${urls.issuer}/oauth2/sessions/logout`;
   }
 
   async getLoginRequest(challenge: string): Promise<LoginRequestView> {

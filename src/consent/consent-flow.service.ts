@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { OAuth2Config } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { AuthorizationContext, BrowserState, ConsentStep } from './authorization-context.js';
 import { ConsentHandOff } from './consent-hand-off.js';
 import { ConsentError } from './consent.errors.js';
@@ -21,7 +22,7 @@ export class ConsentFlowService {
   private readonly ttlSeconds: number;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('oauth2') oauth2: OAuth2Config,
     private readonly login: LoginHandOff,
     private readonly consent: ConsentHandOff,
     private readonly logout: LogoutHandOff,
@@ -30,7 +31,7 @@ export class ConsentFlowService {
     private readonly logoutRequests: LogoutRequestsRepository,
     private readonly sessions: LoginSessionsRepository,
   ) {
-    this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
+    this.ttlSeconds = oauth2.ttl.loginConsentRequest;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { OAuth2Config } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { AuthorizationContext, BrowserState, ConsentStep } from './authorization-context.js';
 import { ChallengeSealer } from './challenge-sealer.js';
 import { clearCookie, CONSENT_CSRF_COOKIE, setCookie } from './consent-cookies.js';
@@ -25,14 +26,14 @@ export class ConsentHandOff {
   private readonly scopeRules: ScopeRules;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('oauth2') oauth2: OAuth2Config,
     private readonly consents: ConsentRequestsRepository,
     private readonly login: LoginHandOff,
     private readonly sealer: ChallengeSealer,
   ) {
-    this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
-    this.consentUrl = config.oauth2.urls.consent;
-    this.scopeRules = config.oauth2;
+    this.ttlSeconds = oauth2.ttl.loginConsentRequest;
+    this.consentUrl = oauth2.urls.consent;
+    this.scopeRules = oauth2;
   }
 
   /**

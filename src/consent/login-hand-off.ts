@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { OAuth2Config } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { AuthorizationContext, BrowserState, ConsentStep, CookieInstruction } from './authorization-context.js';
 import { ChallengeSealer } from './challenge-sealer.js';
 import { clearCookie, LOGIN_CSRF_COOKIE, LOGIN_SESSION_COOKIE, setCookie } from './consent-cookies.js';
@@ -34,14 +35,14 @@ export class LoginHandOff {
   private readonly loginUrl: string;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('oauth2') oauth2: OAuth2Config,
     private readonly requests: LoginRequestsRepository,
     private readonly sessions: LoginSessionsRepository,
     private readonly consents: ConsentRequestsRepository,
     private readonly sealer: ChallengeSealer,
   ) {
-    this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
-    this.loginUrl = config.oauth2.urls.login;
+    this.ttlSeconds = oauth2.ttl.loginConsentRequest;
+    this.loginUrl = oauth2.urls.login;
   }
 
   /** No verifier yet: a new login request, and the browser goes to the login app. */

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ClientsService, type Client } from '../clients/index.js';
 import { AppError } from '../common/errors/app-error.js';
 import { ErrorKind } from '../common/errors/error-kind.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { OAuth2Config } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { CookieInstruction } from './authorization-context.js';
 import { clearCookie, LOGIN_SESSION_COOKIE } from './consent-cookies.js';
 import { ConsentError } from './consent.errors.js';
@@ -69,14 +70,14 @@ export class LogoutHandOff {
   private readonly logoutUrl: string;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('oauth2') oauth2: OAuth2Config,
     private readonly requests: LogoutRequestsRepository,
     private readonly sessions: LoginSessionsRepository,
     private readonly consents: ConsentRequestsRepository,
     private readonly clients: ClientsService,
   ) {
-    this.ttlSeconds = config.oauth2.ttl.loginConsentRequest;
-    this.logoutUrl = config.oauth2.urls.logout;
+    this.ttlSeconds = oauth2.ttl.loginConsentRequest;
+    this.logoutUrl = oauth2.urls.logout;
   }
 
   /**

@@ -1,8 +1,8 @@
-import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminAuth, PublicAccess } from '../common/auth/auth-marker.js';
 import { listenerOf, OnListener } from '../common/http/listener.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ReadinessService } from './readiness.service.js';
 
 const OK = { status: 'ok' } as const;
@@ -29,10 +29,10 @@ export class HealthController {
 @AdminAuth()
 @Controller('version')
 export class VersionController {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@InjectConfig('version') private readonly serviceVersion: string) {}
 
   @Get()
   version(): { version: string } {
-    return { version: this.config.version };
+    return { version: this.serviceVersion };
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { SecretsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ChangeNotifier, type Announce } from '../database/change-notifier.js';
 import { AddressTokensRepository, type RedeemedToken } from './address-tokens.repository.js';
 import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.entity.js';
@@ -33,13 +34,13 @@ export class AddressTokensService {
   private readonly secrets: readonly string[];
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('secrets') secrets: SecretsConfig,
     private readonly repository: AddressTokensRepository,
     private readonly recoveryTokens: RecoveryTokensRepository,
     private readonly notifier: ChangeNotifier,
   ) {
-    if (config.secrets.system.length === 0) throw new Error('SECRETS_SYSTEM is empty: secrets must be provisioned before the app starts');
-    this.secrets = config.secrets.system;
+    if (secrets.system.length === 0) throw new Error('SECRETS_SYSTEM is empty: secrets must be provisioned before the app starts');
+    this.secrets = secrets.system;
   }
 
   /** A recovery token for the identity owning that recovery e-mail address; undefined when nobody does. */

@@ -1,9 +1,10 @@
-import { Body, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminController } from '../common/auth/controllers.js';
 import { numberedPageLinkHeader, type NumberedPage } from '../common/pagination/numbered-page.js';
 import { NumberedPageQuery } from '../common/pagination/numbered-page-query.decorator.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { CreateIdentityDto } from './dto/create-identity.dto.js';
 import type { IdentityResponseDto } from './dto/identity-response.dto.js';
 import { UpdateIdentityDto } from './dto/update-identity.dto.js';
@@ -19,9 +20,9 @@ export class IdentitiesAdminController {
 
   constructor(
     private readonly identities: IdentitiesService,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('urls') urls: UrlsConfig,
   ) {
-    this.issuer = config.urls.issuer;
+    this.issuer = urls.issuer;
   }
 
   @Post()

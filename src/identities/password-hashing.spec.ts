@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../config/app-config.js';
+import type { IdentitiesConfig } from '../config/app-config.js';
 import { PasswordHashing } from './password-hashing.js';
 
 function gate(hashingConcurrency: number): PasswordHashing {
-  return new PasswordHashing({ identities: { hashingConcurrency } } as unknown as AppConfig);
+  return new PasswordHashing({ hashingConcurrency } as IdentitiesConfig);
 }
 
 /** A piece of work that runs until released, recording how many ran at once. */

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { IdentitiesConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 
 /**
  * Runs password hashing and verification (argon2id, bcrypt) at most IDENTITY_HASHING_CONCURRENCY at a
@@ -17,8 +18,8 @@ export class PasswordHashing {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.limit = config.identities.hashingConcurrency;
+  constructor(@InjectConfig('identities') identities: IdentitiesConfig) {
+    this.limit = identities.hashingConcurrency;
   }
 
   /** Runs `work` (one hash or verification) when a slot is free; its result or rejection is passed on. */

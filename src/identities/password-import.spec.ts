@@ -5,7 +5,7 @@ import { PasswordImport } from './password-import.js';
 import { PasswordHashing } from './password-hashing.js';
 
 const config = loadConfig({}, '1.0.0');
-const passwords = new PasswordImport(config, new PasswordHashing(config));
+const passwords = new PasswordImport(config.identities, new PasswordHashing(config.identities));
 
 describe('PasswordImport', () => {
   it('keeps a well-formed argon2 or bcrypt hash as given', async () => {

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { hash, type Algorithm } from '@node-rs/argon2';
-import { APP_CONFIG, type AppConfig, type Argon2Config } from '../config/app-config.js';
+import type { Argon2Config, IdentitiesConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { IdentitiesError } from './identities.errors.js';
 import { PasswordHashing } from './password-hashing.js';
 
@@ -21,10 +22,10 @@ export class PasswordImport {
   private readonly argon2: Argon2Config;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('identities') identities: IdentitiesConfig,
     private readonly hashing: PasswordHashing,
   ) {
-    this.argon2 = config.identities.argon2;
+    this.argon2 = identities.argon2;
   }
 
   async hashedPassword(config: { readonly hashed_password?: string; readonly password?: string }): Promise<string> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { SecretsConfig, UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { CreateRecoveryLinkDto } from './dto/create-recovery-link.dto.js';
 import { IdentityRecoveryTokenEntity } from './entities/identity-recovery-token.entity.js';
 import { IdentitiesError } from './identities.errors.js';
@@ -25,12 +26,13 @@ export class RecoveryLinksService {
   private readonly secret: string;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('urls') urls: UrlsConfig,
+    @InjectConfig('secrets') secrets: SecretsConfig,
     private readonly identities: IdentitiesRepository,
     private readonly tokens: RecoveryTokensRepository,
   ) {
-    this.issuer = config.urls.issuer;
-    const [secret] = config.secrets.system;
+    this.issuer = urls.issuer;
+    const [secret] = secrets.system;
     if (secret === undefined) throw new Error('SECRETS_SYSTEM is empty: secrets must be provisioned before the app starts');
     this.secret = secret;
   }

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box.js';
 import { SecretBoxError } from '../common/crypto/secret-box.error.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { SecretsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { PrivateJwkMembers } from './jwk.js';
 import { KeysError, KeysErrorCode } from './keys.errors.js';
 
@@ -13,8 +14,8 @@ import { KeysError, KeysErrorCode } from './keys.errors.js';
 export class PrivateKeyCipher {
   private readonly box: SecretBox;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.box = new SecretBox(config.secrets.system, 'jwk-private');
+  constructor(@InjectConfig('secrets') secrets: SecretsConfig) {
+    this.box = new SecretBox(secrets.system, 'jwk-private');
   }
 
   seal(set: string, kid: string, members: PrivateJwkMembers): string {

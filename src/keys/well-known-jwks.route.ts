@@ -1,9 +1,10 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { registerPlainRoute } from '../common/http/plain-route.js';
 import type { Listener } from '../common/http/listener.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { type ErrorsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { KeysService, type SerializedJwks } from './keys.service.js';
 
 /**
@@ -18,13 +19,13 @@ export class WellKnownJwksRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {}
 
   onModuleInit(): void {
     registerJwksRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
       listeners: ['public'],
-      exposeInternal: this.config.errors.exposeInternal,
+      exposeInternal: this.errors.exposeInternal,
       load: () => this.keys.publicJwks(),
     });
   }

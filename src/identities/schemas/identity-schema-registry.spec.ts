@@ -9,7 +9,7 @@ function registry(schemas: Record<string, unknown>, defaultId?: string): Identit
     IDENTITY_SCHEMAS: JSON.stringify(Object.entries(schemas).map(([id, document]) => ({ id, url: JSON.stringify(document) }))),
   };
   if (defaultId !== undefined) env['IDENTITY_DEFAULT_SCHEMA_ID'] = defaultId;
-  return new IdentitySchemaRegistry(loadConfig(env, '1.0.0'));
+  return new IdentitySchemaRegistry(loadConfig(env, '1.0.0').identities);
 }
 
 function caught(work: () => unknown): unknown {
@@ -40,7 +40,7 @@ const PERSON = {
 
 describe('IdentitySchemaRegistry', () => {
   it('ships the built-in email schema as the default when none is configured', () => {
-    const schemas = new IdentitySchemaRegistry(loadConfig({}, '1.0.0'));
+    const schemas = new IdentitySchemaRegistry(loadConfig({}, '1.0.0').identities);
     expect(schemas.defaultId).toBe('default');
     expect(schemas.resolve('').id).toBe('default');
     expect(schemas.resolve(undefined).validate({ email: 'Ann@Example.com' })).toEqual({

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, type IdentitySchemaSource } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { IdentitiesConfig, IdentitySchemaSource } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ConfigError } from '../../config/config.error.js';
 import { IdentitiesError } from '../identities.errors.js';
 import { BUILT_IN_IDENTITY_SCHEMA } from './built-in-identity-schema.js';
@@ -20,15 +21,13 @@ export class IdentitySchemaRegistry {
   /** Identifier trait paths over all schemas: the `traits.<path>=` list filters accepted. */
   readonly identifierTraitPaths: ReadonlySet<string>;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@InjectConfig('identities') identities: IdentitiesConfig) {
     const compiler = new SchemaCompiler();
     const sources: readonly IdentitySchemaSource[] =
-      config.identities.schemas.length > 0
-        ? config.identities.schemas
-        : [{ id: BUILT_IN_ID, url: 'built-in', document: BUILT_IN_IDENTITY_SCHEMA }];
+      identities.schemas.length > 0 ? identities.schemas : [{ id: BUILT_IN_ID, url: 'built-in', document: BUILT_IN_IDENTITY_SCHEMA }];
     for (const source of sources) this.schemas.set(source.id, compile(compiler, source));
 
-    const wanted = config.identities.defaultSchemaId;
+    const wanted = identities.defaultSchemaId;
     if (wanted !== undefined && !this.schemas.has(wanted)) {
       throw new ConfigError('IDENTITY_DEFAULT_SCHEMA_ID', `names no schema of IDENTITY_SCHEMAS: "${wanted}"`);
     }

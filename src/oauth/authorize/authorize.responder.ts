@@ -1,12 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../../common/errors/app-error.js';
 import { statusOf } from '../../common/errors/error-kind.js';
 import { sendError } from '../../common/errors/error-response.js';
 import { acceptsHtml } from '../../common/html/accepts-html.js';
 import { sendHtmlPage } from '../../common/html/html-page.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type CookiesConfig, type ErrorsConfig, type OAuth2Config, type UrlsConfig } from '../../config/app-config.js';
 import type { CookieInstruction } from '../../consent/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { errorPage } from '../fallbacks/fallback-pages.js';
 import { AuthorizeError } from './authorize.errors.js';
 import { deliverToClient, type AuthorizeDelivery } from './authorize-response.js';
@@ -21,8 +22,13 @@ import type { AuthorizeOutcome } from './authorize.service.js';
 export class AuthorizeResponder {
   private readonly builtInErrorPage: boolean;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.builtInErrorPage = config.oauth2.urls.error === `${config.urls.issuer}/oauth2/fallbacks/error`;
+  constructor(
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
+    @InjectConfig('urls') urls: UrlsConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
+    @InjectConfig('cookies') private readonly cookies: CookiesConfig,
+  ) {
+    this.builtInErrorPage = oauth2.urls.error === `${urls.issuer}/oauth2/fallbacks/error`;
   }
 
   send(request: FastifyRequest, reply: FastifyReply, outcome: AuthorizeOutcome): FastifyReply {
@@ -39,21 +45,21 @@ export class AuthorizeResponder {
     void reply.setCookie(cookie.name, cookie.value, {
       httpOnly: true,
       path: '/',
-      secure: this.config.cookies.secure,
-      sameSite: this.config.cookies.sameSite,
+      secure: this.cookies.secure,
+      sameSite: this.cookies.sameSite,
       ...(cookie.maxAgeSeconds === undefined ? {} : { maxAge: cookie.maxAgeSeconds }),
     });
   }
 
   private showError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
     if (!acceptsHtml(request.headers.accept)) {
-      sendError(request, reply, error, this.config.errors.exposeInternal);
+      sendError(request, reply, error, this.errors.exposeInternal);
       return reply;
     }
     const hint = error instanceof AuthorizeError && error.hint !== undefined && error.hint !== '' ? error.hint : undefined;
     if (!this.builtInErrorPage) {
       const parameters = { error: error.code, error_description: error.message, ...(hint === undefined ? {} : { error_hint: hint }) };
-      return deliver(reply, deliverToClient(this.config.oauth2.urls.error, 'query', parameters));
+      return deliver(reply, deliverToClient(this.oauth2.urls.error, 'query', parameters));
     }
     return sendHtmlPage(reply, errorPage({ error: error.code, description: error.message, hint }, statusOf(error.kind)));
   }

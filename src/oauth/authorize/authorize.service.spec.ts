@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ClientsError, type Client } from '../../clients/index.js';
-import type { AppConfig } from '../../config/app-config.js';
+import type { OAuth2Config, UrlsConfig } from '../../config/app-config.js';
 import { ConsentError, type AuthorizationContext, type BrowserState, type ConsentGrant, type ConsentStep } from '../../consent/index.js';
 import { clientFixture } from '../../../test/support/client-fixture.js';
 import type { AuthorizedRequest } from '../tokens/authorized-request.js';
@@ -55,7 +55,6 @@ function harness(
   const subjects = {
     forClient: (c: Client, subject: string, forced: string) => (c.subjectType === 'pairwise' ? forced || `pairwise-${subject}` : subject),
   };
-  const config = { urls: { issuer: ISSUER }, oauth2: { scopeStrategy: 'wildcard', privilegedScopes: [] } } as unknown as AppConfig;
   const service = new AuthorizeService(
     clients as never,
     { advance } as never,
@@ -63,7 +62,8 @@ function harness(
     { verify: verifyHint } as never,
     subjects as never,
     { resolve: async (params: unknown) => params } as never,
-    config,
+    { scopeStrategy: 'wildcard', privilegedScopes: [] } as unknown as OAuth2Config,
+    { issuer: ISSUER } as UrlsConfig,
   );
   return { service, advance, issue, verifyHint };
 }

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ClientsService, type Client } from '../../clients/index.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorKind } from '../../common/errors/error-kind.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config, type UrlsConfig } from '../../config/app-config.js';
 import {
   ConsentError,
   ConsentErrorCode,
@@ -11,6 +11,7 @@ import {
   type BrowserState,
   type CookieInstruction,
 } from '../../consent/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { AuthorizeResponseIssuer } from '../tokens/authorize-response.issuer.js';
 import { IdTokenHintVerifier } from '../tokens/id-token-hint.verifier.js';
 import { SubjectIdentifiers } from '../tokens/subject-identifiers.js';
@@ -50,7 +51,8 @@ export class AuthorizeService {
     private readonly hintVerifier: IdTokenHintVerifier,
     private readonly subjects: SubjectIdentifiers,
     private readonly requestObjects: RequestObjectResolver,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async authorize(input: AuthorizeInput): Promise<AuthorizeOutcome> {
@@ -92,7 +94,7 @@ export class AuthorizeService {
     redirectUri: string,
     cookies: Readonly<Record<string, string | undefined>>,
   ): Promise<AuthorizeOutcome> {
-    const request = validateAuthorizeRequest(params, client, redirectUri, { scopeRules: this.config.oauth2 });
+    const request = validateAuthorizeRequest(params, client, redirectUri, { scopeRules: this.oauth2 });
     const context = await this.contextOf(request, params);
     const browser: BrowserState = { cookies, loginVerifier: params.get('login_verifier'), consentVerifier: params.get('consent_verifier') };
     const step = await this.consentFlow.advance(context, browser);
@@ -131,7 +133,7 @@ export class AuthorizeService {
     }
     return {
       client: request.client,
-      requestUrl: `${this.config.urls.issuer}/oauth2/auth?${params.requestQuery}`,
+      requestUrl: `${this.urls.issuer}/oauth2/auth?${params.requestQuery}`,
       redirectUri: request.redirectUri,
       requestedScope: request.scope,
       requestedAudience: request.audience,

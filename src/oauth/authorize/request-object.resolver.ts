@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, UnsecuredJWT, type JWTPayload } from 'jose';
 import { REQUEST_OBJECT_SIGNING_ALGS, type Client } from '../../clients/index.js';
 import { sha256Hex } from '../../common/crypto/digest.js';
 import { OutboundHttp } from '../../common/http/outbound-http.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ClientJwks } from '../client-auth/client-jwks.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
 import { AuthorizeError, AuthorizeErrorCode } from './authorize.errors.js';
@@ -38,9 +39,9 @@ export class RequestObjectResolver {
     private readonly outbound: OutboundHttp,
     private readonly jwks: ClientJwks,
     private readonly repository: TokensRepository,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('urls') urls: UrlsConfig,
   ) {
-    this.audiences = [...new Set([config.urls.issuerIdentifier, config.urls.issuer, `${config.urls.issuer}/oauth2/auth`])];
+    this.audiences = [...new Set([urls.issuerIdentifier, urls.issuer, `${urls.issuer}/oauth2/auth`])];
   }
 
   async resolve(params: AuthorizeParameters, client: Client): Promise<AuthorizeParameters> {

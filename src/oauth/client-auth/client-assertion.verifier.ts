@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
 import { ClientsService, type Client } from '../../clients/index.js';
 import { sha256Hex } from '../../common/crypto/digest.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config, type UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import type { FormParameters } from '../token-endpoint/form-parameters.js';
 import { TokenError } from '../tokens/token.errors.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
@@ -46,10 +47,11 @@ export class ClientAssertionVerifier {
     private readonly clients: ClientsService,
     private readonly jwks: ClientJwks,
     private readonly repository: TokensRepository,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('oauth2') oauth2: OAuth2Config,
+    @InjectConfig('urls') urls: UrlsConfig,
   ) {
-    this.audiences = [`${config.urls.issuer}/oauth2/token`, config.urls.issuer, config.urls.issuerIdentifier];
-    this.clockSkewSeconds = config.oauth2.clockSkewSeconds;
+    this.audiences = [`${urls.issuer}/oauth2/token`, urls.issuer, urls.issuerIdentifier];
+    this.clockSkewSeconds = oauth2.clockSkewSeconds;
   }
 
   async verify(parameters: FormParameters): Promise<Client> {

@@ -1,9 +1,10 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { registerPlainRoute } from '../../common/http/plain-route.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type ErrorsConfig, type OAuth2Config, type UrlsConfig } from '../../config/app-config.js';
 import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { discoveryDocument } from './discovery-document.js';
 
 /**
@@ -19,7 +20,9 @@ export class DiscoveryRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {}
 
   onModuleInit(): void {
@@ -28,7 +31,7 @@ export class DiscoveryRoute implements OnModuleInit {
       url: '/.well-known/openid-configuration',
       listeners: ['public'],
       access: 'public',
-      exposeInternal: this.config.errors.exposeInternal,
+      exposeInternal: this.errors.exposeInternal,
       handler: async (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(await this.body()),
     });
   }
@@ -36,7 +39,7 @@ export class DiscoveryRoute implements OnModuleInit {
   private async body(): Promise<string> {
     const { alg } = await this.keys.signingKey(ID_TOKEN_SET);
     if (this.serialized?.alg !== alg) {
-      this.serialized = { alg, body: JSON.stringify(discoveryDocument(this.config.urls, this.config.oauth2, alg)) };
+      this.serialized = { alg, body: JSON.stringify(discoveryDocument(this.urls, this.oauth2, alg)) };
     }
     return this.serialized.body;
   }

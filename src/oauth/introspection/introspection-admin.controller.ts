@@ -1,9 +1,10 @@
-import { HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminOrClientAuth } from '../../common/auth/auth-marker.js';
 import { bearerToken } from '../../common/auth/auth.guard.js';
 import { AdminController } from '../../common/auth/controllers.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { AdminConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ClientAuthenticator } from '../client-auth/client-authenticator.js';
 import { formParameters, required, spaceList } from '../token-endpoint/form-parameters.js';
 import { IntrospectionService, type IntrospectionCaller, type IntrospectionResponse } from './introspection.service.js';
@@ -19,7 +20,7 @@ export class IntrospectionAdminController {
   constructor(
     private readonly introspection: IntrospectionService,
     private readonly authenticator: ClientAuthenticator,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('admin') private readonly admin: AdminConfig,
   ) {}
 
   @Post('introspect')
@@ -30,7 +31,7 @@ export class IntrospectionAdminController {
     const parameters = formParameters(request.body, request.headers['content-type']);
     const token = required(parameters, 'token');
     const caller: IntrospectionCaller =
-      this.config.admin.auth === 'off' || bearerToken(request.headers.authorization) !== undefined
+      this.admin.auth === 'off' || bearerToken(request.headers.authorization) !== undefined
         ? { kind: 'admin' }
         : { kind: 'client', client: await this.authenticator.authenticate(request.headers.authorization, parameters) };
     return this.introspection.introspect(token, spaceList(parameters['scope']), caller);

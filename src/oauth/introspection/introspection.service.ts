@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Client } from '../../clients/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config, type UrlsConfig } from '../../config/app-config.js';
 import { scopeAllowed } from '../../consent/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { TokenError } from '../tokens/token.errors.js';
 import { TokenLookup } from '../tokens/token-lookup.js';
 
@@ -47,7 +48,8 @@ type Reach = 'audience' | 'any';
 export class IntrospectionService {
   constructor(
     private readonly lookup: TokenLookup,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async introspect(value: string, requiredScope: readonly string[], caller: IntrospectionCaller): Promise<IntrospectionResponse> {
@@ -56,7 +58,7 @@ export class IntrospectionService {
     if (found === undefined) return INACTIVE;
     const { token } = found;
     if (reach === 'audience' && caller.kind === 'client' && !token.audience.includes(caller.client.id)) return INACTIVE;
-    if (!requiredScope.every((scope) => scopeAllowed(this.config.oauth2, token.scope, scope))) return INACTIVE;
+    if (!requiredScope.every((scope) => scopeAllowed(this.oauth2, token.scope, scope))) return INACTIVE;
     const iat = Math.floor(token.issuedAt.getTime() / 1000);
     return {
       active: true,
@@ -68,7 +70,7 @@ export class IntrospectionService {
       iat,
       nbf: iat,
       aud: token.audience,
-      iss: this.config.urls.issuerIdentifier,
+      iss: this.urls.issuerIdentifier,
       token_type: found.use,
       token_use: found.use,
       ext: token.session.accessTokenClaims,

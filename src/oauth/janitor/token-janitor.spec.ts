@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AppConfig } from '../../config/app-config.js';
+import type { OAuth2Config } from '../../config/app-config.js';
 import type { ConsentFlowService } from '../../consent/index.js';
 import type { TokensRepository } from '../tokens/tokens.repository.js';
 import { TokenJanitor } from './token-janitor.js';
@@ -19,8 +19,8 @@ function janitor(intervalSeconds: number): { janitor: TokenJanitor; cutoffs: Dat
       return { codes: 0, accessTokens: 0, refreshTokens: 0, jtis: 0 };
     },
   } as unknown as TokensRepository;
-  const config = { oauth2: { janitorIntervalSeconds: intervalSeconds } } as unknown as AppConfig;
-  return { janitor: new TokenJanitor(repository, consentFlows, config), cutoffs, consentCutoffs };
+  const oauth2 = { janitorIntervalSeconds: intervalSeconds } as OAuth2Config;
+  return { janitor: new TokenJanitor(repository, consentFlows, oauth2), cutoffs, consentCutoffs };
 }
 
 describe('TokenJanitor', () => {

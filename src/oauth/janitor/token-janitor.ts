@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PeriodicJob } from '../../common/scheduling/periodic-job.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config } from '../../config/app-config.js';
 import { ConsentFlowService } from '../../consent/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { TokensRepository, type ExpiredCounts } from '../tokens/tokens.repository.js';
 
 /** Rows deleted by one janitor run. */
@@ -24,11 +25,11 @@ export class TokenJanitor implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     private readonly repository: TokensRepository,
     private readonly consentFlows: ConsentFlowService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.job.start(this.config.oauth2.janitorIntervalSeconds);
+    this.job.start(this.oauth2.janitorIntervalSeconds);
   }
 
   onApplicationShutdown(): void {

@@ -1,6 +1,5 @@
 import { decodeProtectedHeader, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../config/app-config.js';
 import type { KeysService } from '../../keys/index.js';
 import { BACKCHANNEL_LOGOUT_EVENT, LOGOUT_TOKEN_TTL_SECONDS, LogoutTokenSigner } from './logout-token.signer.js';
 
@@ -12,7 +11,7 @@ beforeAll(async () => {
   const pair = await generateKeyPair('ES256', { extractable: true });
   publicKey = pair.publicKey;
   const keys = { signingKey: async () => ({ kid: 'k1', alg: 'ES256', key: pair.privateKey }) } as unknown as KeysService;
-  signer = new LogoutTokenSigner(keys, { urls: { issuer: ISSUER, issuerIdentifier: ISSUER } } as unknown as AppConfig);
+  signer = new LogoutTokenSigner(keys, { issuer: ISSUER, issuerIdentifier: ISSUER, admin: '' });
 });
 
 describe('LogoutTokenSigner', () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type UrlsConfig } from '../../config/app-config.js';
 import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 
 /** The `events` member that makes a JWT a Logout Token (OIDC Back-Channel Logout 1.0 §2.4). */
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -31,14 +32,14 @@ export interface LogoutTokenInput {
 export class LogoutTokenSigner {
   constructor(
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async sign(input: LogoutTokenInput): Promise<string> {
     const key = await this.keys.signingKey(ID_TOKEN_SET);
     const iat = Math.floor(input.now.getTime() / 1000);
     return new SignJWT({
-      iss: this.config.urls.issuerIdentifier,
+      iss: this.urls.issuerIdentifier,
       sub: input.subject,
       aud: input.clientId,
       iat,

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { sendHtmlPage } from '../../common/html/html-page.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { CookiesConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import type { LogoutOutcome } from './logout.service.js';
 
 /**
@@ -10,15 +11,15 @@ import type { LogoutOutcome } from './logout.service.js';
  */
 @Injectable()
 export class LogoutResponder {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@InjectConfig('cookies') private readonly cookies: CookiesConfig) {}
 
   send(reply: FastifyReply, outcome: LogoutOutcome): FastifyReply {
     for (const cookie of outcome.cookies) {
       void reply.setCookie(cookie.name, cookie.value, {
         httpOnly: true,
         path: '/',
-        secure: this.config.cookies.secure,
-        sameSite: this.config.cookies.sameSite,
+        secure: this.cookies.secure,
+        sameSite: this.cookies.sameSite,
         ...(cookie.maxAgeSeconds === undefined ? {} : { maxAge: cookie.maxAgeSeconds }),
       });
     }

@@ -1,9 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ClientsService, type Client } from '../../clients/index.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorKind } from '../../common/errors/error-kind.js';
 import type { HtmlPage } from '../../common/html/html-page.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config, type UrlsConfig } from '../../config/app-config.js';
 import {
   ConsentFlowService,
   LOGIN_SESSION_COOKIE,
@@ -11,6 +11,7 @@ import {
   type LogoutCompletion,
   type LogoutStep,
 } from '../../consent/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { IdTokenHintVerifier } from '../tokens/id-token-hint.verifier.js';
 import { BackchannelLogoutNotifier } from './backchannel-logout.notifier.js';
 import { frontchannelLogoutPage, frontchannelLogoutUris } from './frontchannel-logout.js';
@@ -54,16 +55,17 @@ export class LogoutService {
   private readonly defaultRedirect: string;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('oauth2') oauth2: OAuth2Config,
+    @InjectConfig('urls') urls: UrlsConfig,
     private readonly hints: IdTokenHintVerifier,
     private readonly clients: ClientsService,
     private readonly consent: ConsentFlowService,
     private readonly backchannel: BackchannelLogoutNotifier,
   ) {
-    this.issuer = config.urls.issuer;
-    this.issuerIdentifier = config.urls.issuerIdentifier;
-    this.errorUrl = config.oauth2.urls.error;
-    this.defaultRedirect = config.oauth2.urls.postLogoutRedirect;
+    this.issuer = urls.issuer;
+    this.issuerIdentifier = urls.issuerIdentifier;
+    this.errorUrl = oauth2.urls.error;
+    this.defaultRedirect = oauth2.urls.postLogoutRedirect;
   }
 
   async logout(input: LogoutInput): Promise<LogoutOutcome> {

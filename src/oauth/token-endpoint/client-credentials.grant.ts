@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Client } from '../../clients/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { audienceAllowed } from '../strategies/audience-strategy.js';
 import { scopeAllowed } from '../../consent/index.js';
 import { AccessTokenBatchWriter } from '../tokens/access-token-batch.writer.js';
@@ -25,7 +26,7 @@ export class ClientCredentialsGrant {
   constructor(
     private readonly accessTokens: AccessTokenMinter,
     private readonly writer: AccessTokenBatchWriter,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
   ) {}
 
   async handle(client: Client, parameters: FormParameters): Promise<TokenResponse> {
@@ -39,7 +40,7 @@ export class ClientCredentialsGrant {
     const allowedScopes = this.scopesOf(client);
     for (const requested of scope) {
       // A scope equal to a registered one is allowed under either strategy; the strategy decides the rest.
-      if (!allowedScopes.includes(requested) && !scopeAllowed(this.config.oauth2, allowedScopes, requested)) {
+      if (!allowedScopes.includes(requested) && !scopeAllowed(this.oauth2, allowedScopes, requested)) {
         throw TokenError.invalidScope(`The client is not allowed to request the scope ${JSON.stringify(requested)}.`);
       }
     }

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Client } from '../../clients/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config } from '../../config/app-config.js';
 import { scopeAllowed } from '../../consent/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { TokenCodec } from '../tokens/token-codec.js';
 import type { TokenResponse } from '../tokens/token-response.js';
 import { TokenError } from '../tokens/token.errors.js';
@@ -21,7 +22,7 @@ export class RefreshTokenGrant {
     private readonly codec: TokenCodec,
     private readonly repository: TokensRepository,
     private readonly tokenSets: TokenSetIssuer,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
   ) {}
 
   async handle(client: Client, parameters: FormParameters): Promise<TokenResponse> {
@@ -44,7 +45,7 @@ export class RefreshTokenGrant {
     }
     const allowedScopes = spaceList(client.scope);
     for (const scope of token.scope) {
-      if (!scopeAllowed(this.config.oauth2, allowedScopes, scope)) {
+      if (!scopeAllowed(this.oauth2, allowedScopes, scope)) {
         throw TokenError.invalidScope(`The client is no longer allowed the scope ${JSON.stringify(scope)}.`);
       }
     }

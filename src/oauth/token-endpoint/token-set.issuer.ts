@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Client } from '../../clients/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { AccessTokenMinter, type GrantFields } from '../tokens/access-token.minter.js';
 import { IdTokenSigner } from '../tokens/id-token.signer.js';
 import type { StoredRefreshToken } from '../tokens/stored-token.js';
@@ -39,7 +40,7 @@ export class TokenSetIssuer {
     private readonly accessTokens: AccessTokenMinter,
     private readonly idTokens: IdTokenSigner,
     private readonly repository: TokensRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
   ) {}
 
   async issue(request: TokenSetRequest, withNonce: boolean): Promise<TokenResponse> {
@@ -57,7 +58,7 @@ export class TokenSetIssuer {
           signature: minted.signature,
           active: true,
           issuedAt: now,
-          expiresAt: new Date(now.getTime() + this.config.oauth2.ttl.refreshToken * 1000),
+          expiresAt: new Date(now.getTime() + this.oauth2.ttl.refreshToken * 1000),
         },
       };
     }

@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { registerPlainRoute } from '../../common/http/plain-route.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type ErrorsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { formParameters } from './form-parameters.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
 
@@ -18,7 +19,7 @@ export class TokenRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly tokens: TokenEndpointService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {}
 
   onModuleInit(): void {
@@ -27,7 +28,7 @@ export class TokenRoute implements OnModuleInit {
       url: '/oauth2/token',
       listeners: ['public'],
       access: 'public',
-      exposeInternal: this.config.errors.exposeInternal,
+      exposeInternal: this.errors.exposeInternal,
       handler: async (request, reply) => {
         // RFC 6749 §5.1: set first, so that error responses carry them too.
         void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');

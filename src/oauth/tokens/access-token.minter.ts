@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config, type UrlsConfig } from '../../config/app-config.js';
 import { ACCESS_TOKEN_SET, KeysService } from '../../keys/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import type { StoredAccessToken, StoredGrant } from './stored-token.js';
 import { TokenCodec } from './token-codec.js';
 
@@ -30,13 +31,14 @@ export class AccessTokenMinter {
   constructor(
     private readonly codec: TokenCodec,
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async mint(grant: GrantFields, now: Date): Promise<MintedAccessToken> {
-    const expiresIn = this.config.oauth2.ttl.accessToken;
+    const expiresIn = this.oauth2.ttl.accessToken;
     const expiresAt = new Date(now.getTime() + expiresIn * 1000);
-    if (this.config.oauth2.accessTokenStrategy === 'opaque') {
+    if (this.oauth2.accessTokenStrategy === 'opaque') {
       const { token, signature } = this.codec.mint('access_token');
       return { token, stored: storedAccessToken(grant, signature, now, expiresAt), expiresIn };
     }
@@ -49,7 +51,7 @@ export class AccessTokenMinter {
     const iat = Math.floor(issuedAt.getTime() / 1000);
     const { session } = grant;
     const claims: Record<string, unknown> = {
-      iss: this.config.urls.issuerIdentifier,
+      iss: this.urls.issuerIdentifier,
       // The subject the client sees (pairwise for pairwise clients): the JWT is readable by the client.
       sub: session.idTokenSubject,
       // RFC 9068 §2.2 requires `aud`: the granted audience, else the client itself (never an empty list).

@@ -1,9 +1,10 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AdminTokenVerifiers, type AdminTokenVerifier } from '../../common/auth/admin-token-verifiers.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { sha256Base64url } from '../../common/crypto/digest.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { TokenLookup } from './token-lookup.js';
 
 /** Answers are remembered this long: a revoked admin token may keep working for up to this long. */
@@ -23,7 +24,7 @@ export class AdminScopeTokenVerifier implements AdminTokenVerifier, OnModuleInit
   constructor(
     private readonly lookup: TokenLookup,
     private readonly moduleRef: ModuleRef,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
   ) {}
 
   onModuleInit(): void {
@@ -37,7 +38,7 @@ export class AdminScopeTokenVerifier implements AdminTokenVerifier, OnModuleInit
     const generation = this.cache.generation();
     const stored = await this.lookup.activeAccessToken(token);
     const admin =
-      stored !== undefined && stored.session.grantType === 'client_credentials' && stored.scope.includes(this.config.oauth2.adminScope);
+      stored !== undefined && stored.session.grantType === 'client_credentials' && stored.scope.includes(this.oauth2.adminScope);
     this.cache.set(key, { admin, until: stored?.expiresAt.getTime() ?? Number.POSITIVE_INFINITY }, generation);
     return admin;
   }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Client } from '../../clients/index.js';
 import type { ConsentGrant } from '../../consent/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { AccessTokenMinter, type GrantFields, type MintedAccessToken } from './access-token.minter.js';
 import type { AuthorizedRequest, AuthorizeResponseParameters } from './authorized-request.js';
 import { claimsByDestination, type ClaimsRequest } from './claims-request.js';
@@ -28,7 +29,7 @@ export class AuthorizeResponseIssuer {
     private readonly idTokens: IdTokenSigner,
     private readonly subjects: SubjectIdentifiers,
     private readonly repository: TokensRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
   ) {}
 
   async issue(request: AuthorizedRequest): Promise<AuthorizeResponseParameters> {
@@ -54,7 +55,7 @@ export class AuthorizeResponseIssuer {
         redirectUri: request.redirectUri,
         codeChallenge: request.codeChallenge ?? null,
         issuedAt: now,
-        expiresAt: new Date(now.getTime() + this.config.oauth2.ttl.authorizationCode * 1000),
+        expiresAt: new Date(now.getTime() + this.oauth2.ttl.authorizationCode * 1000),
       };
       parameters['code'] = minted.token;
     }

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type UrlsConfig } from '../../config/app-config.js';
 import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 
 /**
  * Checks an `id_token_hint` (authorize, logout): an ID token this service signed, for any audience the
@@ -12,7 +13,7 @@ import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
 export class IdTokenHintVerifier {
   constructor(
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async verify(token: string): Promise<(JWTPayload & { sub: string }) | undefined> {
@@ -26,7 +27,7 @@ export class IdTokenHintVerifier {
     for (const candidate of candidates) {
       try {
         const { payload } = await jwtVerify(token, candidate.key, {
-          issuer: [this.config.urls.issuerIdentifier, this.config.urls.issuer, `${this.config.urls.issuer}/`],
+          issuer: [this.urls.issuerIdentifier, this.urls.issuer, `${this.urls.issuer}/`],
           algorithms: [candidate.alg],
           // Any age: the hint identifies a past authentication; it authorises nothing by itself.
           currentDate: new Date(0),

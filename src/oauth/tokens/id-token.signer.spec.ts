@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { decodeProtectedHeader, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../config/app-config.js';
+import type { OAuth2Config, UrlsConfig } from '../../config/app-config.js';
 import type { KeysService } from '../../keys/index.js';
 import { IdTokenSigner } from './id-token.signer.js';
 import type { TokenSession } from './token-session.js';
@@ -27,10 +27,7 @@ beforeAll(async () => {
   const pair = await generateKeyPair('ES256', { extractable: true });
   publicKey = pair.publicKey;
   const keys = { signingKey: async () => ({ kid: 'k1', alg: 'ES256', key: pair.privateKey }) } as unknown as KeysService;
-  signer = new IdTokenSigner(keys, {
-    urls: { issuer: ISSUER, issuerIdentifier: ISSUER },
-    oauth2: { ttl: { idToken: 3600 } },
-  } as unknown as AppConfig);
+  signer = new IdTokenSigner(keys, { ttl: { idToken: 3600 } } as OAuth2Config, { issuer: ISSUER, issuerIdentifier: ISSUER } as UrlsConfig);
 });
 
 describe('IdTokenSigner', () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config, type UrlsConfig } from '../../config/app-config.js';
 import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { halfHash } from './token-hash.js';
 import type { TokenSession } from './token-session.js';
 
@@ -46,7 +47,8 @@ export interface IdTokenInput {
 export class IdTokenSigner {
   constructor(
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async sign(input: IdTokenInput): Promise<string> {
@@ -58,11 +60,11 @@ export class IdTokenSigner {
       if (!PROTECTED_ID_TOKEN_CLAIMS.has(name)) claims[name] = value;
     }
     Object.assign(claims, {
-      iss: this.config.urls.issuerIdentifier,
+      iss: this.urls.issuerIdentifier,
       sub: session.idTokenSubject,
       aud: [input.clientId],
       iat,
-      exp: iat + this.config.oauth2.ttl.idToken,
+      exp: iat + this.oauth2.ttl.idToken,
       jti: randomUUID(),
       rat: session.requestedAt,
     });

@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../../clients/index.js';
-import type { AppConfig } from '../../config/app-config.js';
+import type { OAuth2Config } from '../../config/app-config.js';
 import { SubjectIdentifiers } from './subject-identifiers.js';
 
-const subjects = new SubjectIdentifiers({
-  secrets: { system: ['system-secret-0123456789'] },
-  oauth2: { pairwiseSalt: 'pairwise-salt' },
-} as unknown as AppConfig);
+const subjects = new SubjectIdentifiers({ pairwiseSalt: 'pairwise-salt' } as OAuth2Config, { system: ['system-secret-0123456789'] });
 
 const client = (extra: Partial<Client>): Client =>
   ({ id: 'c', subjectType: 'public', sectorIdentifierUri: '', redirectUris: ['https://app.example/cb'], ...extra }) as Client;
@@ -45,7 +42,7 @@ describe('SubjectIdentifiers', () => {
   });
 
   it('derives a salt from the system secret when none is configured', () => {
-    const derived = new SubjectIdentifiers({ secrets: { system: ['system-secret-0123456789'] }, oauth2: {} } as unknown as AppConfig);
+    const derived = new SubjectIdentifiers({} as OAuth2Config, { system: ['system-secret-0123456789'] });
     const value = derived.forClient(client({ subjectType: 'pairwise' }), 'alice');
     expect(value).toMatch(/^[0-9a-f]{64}$/);
     expect(value).not.toBe(subjects.forClient(client({ subjectType: 'pairwise' }), 'alice'));

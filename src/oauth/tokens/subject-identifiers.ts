@@ -1,8 +1,9 @@
 import { hkdfSync } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Client } from '../../clients/index.js';
 import { sha256Hex } from '../../common/crypto/digest.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type OAuth2Config, type SecretsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 
 /**
  * The `sub` a client sees (OIDC Core §8). Public clients see the local subject. Pairwise clients see
@@ -15,10 +16,10 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 export class SubjectIdentifiers {
   private readonly salt: string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@InjectConfig('oauth2') oauth2: OAuth2Config, @InjectConfig('secrets') secrets: SecretsConfig) {
     this.salt =
-      config.oauth2.pairwiseSalt ??
-      Buffer.from(hkdfSync('sha256', config.secrets.system[0] ?? '', '', 'latchkey pairwise subject salt v1', 32)).toString('hex');
+      oauth2.pairwiseSalt ??
+      Buffer.from(hkdfSync('sha256', secrets.system[0] ?? '', '', 'latchkey pairwise subject salt v1', 32)).toString('hex');
   }
 
   forClient(client: Client, subject: string, forcedSubjectIdentifier = ''): string {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../config/app-config.js';
 import { TokenCodec } from './token-codec.js';
 
-const codec = (...system: string[]): TokenCodec => new TokenCodec({ secrets: { system } } as unknown as AppConfig);
+const codec = (...system: string[]): TokenCodec => new TokenCodec({ system });
 const FIRST = 'first-system-secret-0123456789';
 const SECOND = 'second-system-secret-0123456789';
 

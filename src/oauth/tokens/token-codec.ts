@@ -1,7 +1,8 @@
 import { createSecretKey, hkdfSync, randomFillSync, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { hmacSha256, sha256Base64url } from '../../common/crypto/digest.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type SecretsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 
 export type OpaqueTokenKind = 'access_token' | 'refresh_token' | 'authorization_code';
 
@@ -42,8 +43,8 @@ export class TokenCodec {
   private readonly pool = Buffer.alloc(RANDOM_BYTES * RANDOM_POOL_TOKENS);
   private poolOffset = this.pool.length;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.keys = config.secrets.system.map((secret) => createSecretKey(Buffer.from(hkdfSync('sha256', secret, '', HKDF_INFO, 32))));
+  constructor(@InjectConfig('secrets') secrets: SecretsConfig) {
+    this.keys = secrets.system.map((secret) => createSecretKey(Buffer.from(hkdfSync('sha256', secret, '', HKDF_INFO, 32))));
     if (this.keys.length === 0) throw new Error('SECRETS_SYSTEM holds no secret: tokens cannot be signed');
   }
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
 import { ClientsService } from '../../clients/index.js';
 import { CommonErrors } from '../../common/errors/app-error.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { type UrlsConfig } from '../../config/app-config.js';
 import { ID_TOKEN_SET, KeysService } from '../../keys/index.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { PROTECTED_ID_TOKEN_CLAIMS } from '../tokens/id-token.signer.js';
 import { TokenLookup } from '../tokens/token-lookup.js';
 import { TokenError } from '../tokens/token.errors.js';
@@ -24,7 +25,7 @@ export class UserinfoService {
     private readonly lookup: TokenLookup,
     private readonly clients: ClientsService,
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   async userinfo(accessToken: string): Promise<UserinfoResponse> {
@@ -45,7 +46,7 @@ export class UserinfoService {
         new Error(`client ${client.id} wants userinfo signed with ${alg}; the ${ID_TOKEN_SET} key is ${key.alg}`),
       );
     }
-    const jwt = await new SignJWT({ ...claims, iss: this.config.urls.issuerIdentifier, aud: [client.id], jti: randomUUID() })
+    const jwt = await new SignJWT({ ...claims, iss: this.urls.issuerIdentifier, aud: [client.id], jti: randomUUID() })
       .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
       .setIssuedAt()
       .sign(key.key);
