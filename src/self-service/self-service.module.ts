@@ -7,7 +7,7 @@ import { BrowserErrorFilter } from './errors/browser-error.filter.js';
 import { ErrorContainersService } from './errors/error-containers.service.js';
 import { SelfServiceErrorsController } from './errors/self-service-errors.controller.js';
 import { SelfServiceAdminController } from './self-service-admin.controller.js';
-import { FlowReplies } from './flows/flow-replies.js';
+import { FlowResponder } from './flows/flow-responder.js';
 import { FlowsRepository } from './flows/flows.repository.js';
 import { FlowsService } from './flows/flows.service.js';
 import { LoginController } from './login/login.controller.js';
@@ -57,7 +57,7 @@ import { VerificationSender } from './verification/verification-sender.js';
     CsrfProtection,
     BrowserErrorFilter,
     ErrorContainersService,
-    FlowReplies,
+    FlowResponder,
     FlowsRepository,
     FlowsService,
     LoginFlows,
@@ -78,6 +78,6 @@ import { VerificationSender } from './verification/verification-sender.js';
     VerificationFlows,
     VerificationSender,
   ],
-  exports: [SessionsService, BrowserUiService],
+  exports: [SessionsService, BrowserUiService, FlowResponder],
 })
 export class SelfServiceModule {}

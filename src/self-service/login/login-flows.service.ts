@@ -1,16 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { IdentitiesService } from '../../identities/identities.service.js';
 import type { IdentityRecord } from '../../identities/identity-record.js';
 import { attachNodeErrors } from '../flows/form-errors.js';
 import { decodeSubmission, stringField } from '../forms/submission.js';
-import { markBrowserRequest, wantsJson } from '../flows/browser-requests.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import { FLOW_KINDS, type FlowType } from '../flows/flow-kind.js';
 import { toFlowResponse } from '../flows/flow.mapper.js';
-import { FlowReplies } from '../flows/flow-replies.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
+import { json, redirect, type FlowOutcome } from '../flows/flow-outcome.js';
+import { FlowsService } from '../flows/flows.service.js';
+import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { toSessionResponse } from '../sessions/session.mapper.js';
 import { SessionsService, type ActiveSession } from '../sessions/sessions.service.js';
@@ -33,7 +32,6 @@ export class LoginFlows {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
     private readonly verifier: PasswordVerifier,
@@ -41,87 +39,86 @@ export class LoginFlows {
   ) {}
 
   /** `GET /self-service/login/api`: 400 with a valid session unless `refresh=true`. */
-  async initApi(http: SelfServiceHttp): Promise<FastifyReply> {
-    const refresh = refreshRequested(http);
-    const active = await this.sessions.fromRequest(http.request);
+  async initApi(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const refresh = refreshRequested(request);
+    const active = await this.sessions.fromRequest(request);
     if (active !== undefined && !refresh) throw SelfServiceError.alreadyLoggedIn('login');
-    const flow = await this.start('api', http, { forced: refresh });
-    return this.replies.started(http, flow, toFlowResponse(flow), this.flows.uiUrl(flow));
+    const flow = await this.start('api', request, { forced: refresh });
+    return this.flows.shown(flow, toFlowResponse(flow), 200);
   }
 
   /** `GET /self-service/login/browser`: 302 to the login UI, or on to `return_to` when already logged in. */
-  async initBrowser(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    const returnTo = this.flows.returnTo(http.request);
-    const refresh = refreshRequested(http);
-    const active = await this.sessions.fromRequest(http.request);
-    if (active !== undefined && !refresh)
-      return this.replies.redirect(http.reply, returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
-    const flow = await this.start('browser', http, { forced: refresh, returnTo });
-    return this.replies.started(http, flow, toFlowResponse(flow), this.flows.uiUrl(flow));
+  async initBrowser(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    const returnTo = this.flows.returnTo(request);
+    const refresh = refreshRequested(request);
+    const active = await this.sessions.fromRequest(request);
+    if (active !== undefined && !refresh) return redirect(returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    const flow = await this.start('browser', request, { forced: refresh, returnTo });
+    return this.flows.shown(flow, toFlowResponse(flow), 200);
   }
 
   /** `GET /self-service/login/flows?id=`. */
-  async fetch(http: SelfServiceHttp): Promise<FastifyReply> {
-    const flow = await this.flows.fetch('login', (http.request.query as Record<string, unknown>)['id']);
-    return this.replies.json(http.reply, 200, toFlowResponse(flow));
+  async fetch(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const flow = await this.flows.fetch('login', request.query['id']);
+    return json(200, toFlowResponse(flow));
   }
 
   /** `POST /self-service/login?flow=`. */
-  async submit(http: SelfServiceHttp): Promise<FastifyReply> {
+  async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
     // The body is decoded first but judged at its step below; its identifier names the failed-login
     // counts and the password credential, which are read with the flow (one statement) and used at
     // their steps below, as if read there.
-    const decoded = decodeLater(http);
-    const failures = this.throttle.query(decoded.identifier, http.request.ip);
+    const decoded = decodeLater(request);
+    const failures = this.throttle.query(decoded.identifier, request.ip);
     const { flow, expired, failureCounts, credential } = await this.flows.forLoginSubmit(
-      http,
+      request,
       failures,
       this.identities.passwordCredentialRead(decoded.identifier),
     );
-    const active = await this.sessions.fromRequest(http.request);
+    const active = await this.sessions.fromRequest(request);
     if (active !== undefined && !flow.forced) {
       if (flow.type === 'api') throw SelfServiceError.alreadyLoggedIn('login');
-      return this.replies.redirect(http.reply, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+      return redirect(flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
     }
     if (expired) {
-      const fresh = await this.start(flow.type, http, {
+      const fresh = await this.start(flow.type, request, {
         forced: flow.forced,
         returnTo: flow.returnTo,
         messages: [FLOW_KINDS.login.expiredMessage(flow.expiresAt)],
       });
-      return this.replies.restarted(http, fresh, toFlowResponse(fresh), this.flows.uiUrl(fresh));
+      return this.flows.restarted(fresh, toFlowResponse(fresh));
     }
     const body = decoded.body();
-    this.flows.assertSubmitAllowed(flow, http.request, body['csrf_token']);
+    this.flows.assertSubmitAllowed(flow, request, body['csrf_token']);
     const identifier = stringField(body, 'password_identifier') ?? '';
-    if (stringField(body, 'method') !== METHOD) return this.showForm(http, flow, identifier, {}, [UiMessages.noLoginStrategy()]);
+    if (stringField(body, 'method') !== METHOD) return this.showForm(flow, identifier, {}, [UiMessages.noLoginStrategy()]);
     const password = stringField(body, 'password') ?? '';
     const missing = requiredErrors({ password_identifier: identifier, password });
-    if (Object.keys(missing).length > 0) return this.showForm(http, flow, identifier, missing, []);
+    if (Object.keys(missing).length > 0) return this.showForm(flow, identifier, missing, []);
 
-    const attempt = await this.throttle.assertAllowed(identifier, http.request.ip, failureCounts);
+    const attempt = await this.throttle.assertAllowed(identifier, request.ip, failureCounts);
     const verified = await this.verifier.verify(password, credential?.hashedPassword);
     if (credential === undefined || credential.hashedPassword === undefined || !verified) {
-      await this.throttle.failed(identifier, http.request.ip);
-      return this.showForm(http, flow, identifier, {}, [UiMessages.invalidCredentials()]);
+      await this.throttle.failed(identifier, request.ip);
+      return this.showForm(flow, identifier, {}, [UiMessages.invalidCredentials()]);
     }
     await this.throttle.succeeded(attempt);
     // Told only to whoever knows the password: an inactive identity is not revealed to guessers.
-    if (credential.record.identity.state !== 'active') return this.showForm(http, flow, identifier, {}, [UiMessages.identityDisabled()]);
+    if (credential.record.identity.state !== 'active') return this.showForm(flow, identifier, {}, [UiMessages.identityDisabled()]);
     // Imported bcrypt hashes (and argon2 of older parameters) become argon2id of today's parameters.
     if (this.verifier.needsRehash(credential.hashedPassword)) await this.identities.updatePassword(credential.identityId, password);
     // The flow is left as it is: a browser leaves it for good, and an API client has its session.
-    return this.loggedIn(http, flow, credential.record, active);
+    return this.loggedIn(request, flow, credential.record, active);
   }
 
   /** Issues the session (or refreshes the one presented, for `refresh=true` by the same identity) and answers. */
   private async loggedIn(
-    http: SelfServiceHttp,
+    request: SelfServiceRequest,
     flow: FlowEntity,
     record: IdentityRecord,
     active: ActiveSession | undefined,
-  ): Promise<FastifyReply> {
+  ): Promise<FlowOutcome> {
     const identityId = record.identity.id;
     let session;
     let token: string;
@@ -134,28 +131,31 @@ export class LoginFlows {
       if (active !== undefined) await this.sessions.revoke(active.token);
     }
     const sessionResponse = toSessionResponse(session, this.sessions.identityOnWire(record));
-    if (flow.type === 'api') return this.replies.json(http.reply, 200, { session: sessionResponse, session_token: token });
-    this.sessions.setCookie(http.reply, token);
-    if (wantsJson(http.request)) return this.replies.json(http.reply, 200, sessionResponse);
-    return this.replies.redirect(http.reply, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    if (flow.type === 'browser') this.sessions.setCookie(request, token);
+    return {
+      kind: 'completed',
+      type: flow.type,
+      apiBody: { session: sessionResponse, session_token: token },
+      spaBody: sessionResponse,
+      location: flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl,
+    };
   }
 
   /** The form again with errors: API 400 with the flow, browser 302 to the UI. The password is never re-filled. */
   private async showForm(
-    http: SelfServiceHttp,
     flow: FlowEntity,
     identifier: string,
     fieldErrors: Readonly<Record<string, UiText>>,
     messages: readonly UiText[],
-  ): Promise<FastifyReply> {
+  ): Promise<FlowOutcome> {
     const { nodes, orphans } = attachNodeErrors(loginNodes(identifier), fieldErrors);
     const saved = await this.flows.save(flow, { active: METHOD, ui: this.flows.form(flow, nodes, [...messages, ...orphans]) });
-    return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 400);
+    return this.flows.shown(saved, toFlowResponse(saved), 400);
   }
 
   private start(
     type: FlowType,
-    http: SelfServiceHttp,
+    request: SelfServiceRequest,
     options: { forced: boolean; returnTo?: string | null | undefined; messages?: readonly UiText[] },
   ): Promise<FlowEntity> {
     return this.flows.start(
@@ -167,15 +167,15 @@ export class LoginFlows {
         returnTo: options.returnTo ?? null,
         messages: options.messages ?? [],
       },
-      http,
+      request,
     );
   }
 }
 
 /** A login submit's body, decoded up front; `body()` returns it or throws what decoding threw. */
-function decodeLater(http: SelfServiceHttp): { identifier: string; body: () => Record<string, unknown> } {
+function decodeLater(request: SelfServiceRequest): { identifier: string; body: () => Record<string, unknown> } {
   try {
-    const body = decodeSubmission(http.request, LOGIN_FIELDS);
+    const body = decodeSubmission(request, LOGIN_FIELDS);
     return { identifier: stringField(body, 'password_identifier') ?? '', body: () => body };
   } catch (error) {
     return {
@@ -187,8 +187,8 @@ function decodeLater(http: SelfServiceHttp): { identifier: string; body: () => R
   }
 }
 
-function refreshRequested(http: SelfServiceHttp): boolean {
-  return (http.request.query as Record<string, unknown>)['refresh'] === 'true';
+function refreshRequested(request: SelfServiceRequest): boolean {
+  return request.query['refresh'] === 'true';
 }
 
 /** 4000002 "Property X is missing." for each empty required field. */

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { isUuid } from '../../database/uuid.js';
 import { Courier } from '../courier/courier.js';
@@ -7,8 +6,9 @@ import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import type { FlowType } from '../flows/flow-kind.js';
 import { FLOW_KINDS } from '../flows/flow-kind.js';
 import { toFlowResponse } from '../flows/flow.mapper.js';
-import { FlowReplies } from '../flows/flow-replies.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
+import { json, redirect, type FlowOutcome } from '../flows/flow-outcome.js';
+import { FlowsService } from '../flows/flows.service.js';
+import type { SelfServiceRequest } from '../flows/self-service-request.js';
 import { decodeSubmission } from '../forms/submission.js';
 import { SelfServiceError, SelfServiceErrorCode } from '../self-service.errors.js';
 import type { UiText } from '../ui/ui-container.js';
@@ -44,7 +44,6 @@ export class LinkFlowSteps implements OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
     private readonly courier: Courier,
   ) {}
 
@@ -52,26 +51,26 @@ export class LinkFlowSteps implements OnModuleDestroy {
   start(
     kind: LinkFlowKind,
     type: FlowType,
-    http: SelfServiceHttp,
+    request: SelfServiceRequest,
     messages: readonly UiText[] = [],
     returnTo?: string,
   ): Promise<FlowEntity> {
     return this.flows.start(
       { kind: kind.kind, type, nodes: linkNodes(), state: LinkFlowState.ChooseMethod, messages, returnTo: returnTo ?? null },
-      http,
+      request,
     );
   }
 
   /** Init: API → 200 with the flow; browser → 302 to the UI. */
-  async init(kind: LinkFlowKind, type: FlowType, http: SelfServiceHttp, returnTo?: string): Promise<FastifyReply> {
-    const flow = await this.start(kind, type, http, [], returnTo);
-    return this.replies.started(http, flow, toFlowResponse(flow), this.flows.uiUrl(flow));
+  async init(kind: LinkFlowKind, type: FlowType, request: SelfServiceRequest, returnTo?: string): Promise<FlowOutcome> {
+    const flow = await this.start(kind, type, request, [], returnTo);
+    return this.flows.shown(flow, toFlowResponse(flow), 200);
   }
 
   /** `GET <kind>/flows?id=`: 200, 404, or 410 when expired. */
-  async fetch(kind: LinkFlowKind, http: SelfServiceHttp): Promise<FastifyReply> {
-    const flow = await this.flows.fetch(kind.kind, (http.request.query as Record<string, unknown>)['id']);
-    return this.replies.json(http.reply, 200, toFlowResponse(flow));
+  async fetch(kind: LinkFlowKind, request: SelfServiceRequest): Promise<FlowOutcome> {
+    const flow = await this.flows.fetch(kind.kind, request.query['id']);
+    return json(200, toFlowResponse(flow));
   }
 
   /**
@@ -83,11 +82,11 @@ export class LinkFlowSteps implements OnModuleDestroy {
    *   (API: 400 with the flow; browser: 302 to the UI), state unchanged;
    * - otherwise the e-mail is queued and the flow moves to `sent_email` (API: 200; browser: 302 to the UI).
    */
-  async submit(kind: LinkFlowKind, http: SelfServiceHttp, flow: FlowEntity, expired: boolean): Promise<FastifyReply> {
-    if (expired) return this.restart(kind, http, flow, kind.messages.expired(flow.expiresAt));
-    if (flow.state === LinkFlowState.PassedChallenge) return this.restart(kind, http, flow, kind.messages.alreadyCompleted());
-    const body = decodeSubmission(http.request, LINK_FIELDS);
-    this.flows.assertSubmitAllowed(flow, http.request, body['csrf_token']);
+  async submit(kind: LinkFlowKind, request: SelfServiceRequest, flow: FlowEntity, expired: boolean): Promise<FlowOutcome> {
+    if (expired) return this.restart(kind, request, flow, kind.messages.expired(flow.expiresAt));
+    if (flow.state === LinkFlowState.PassedChallenge) return this.restart(kind, request, flow, kind.messages.alreadyCompleted());
+    const body = decodeSubmission(request, LINK_FIELDS);
+    this.flows.assertSubmitAllowed(flow, request, body['csrf_token']);
     const submission = readLinkSubmission(body, kind.messages.noStrategy);
     if (!submission.ok) {
       const ui = this.flows.form(
@@ -96,23 +95,29 @@ export class LinkFlowSteps implements OnModuleDestroy {
         submission.formError === undefined ? [] : [submission.formError],
       );
       const saved = await this.flows.save(flow, { active: LINK_METHOD, ui });
-      return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 400);
+      return this.flows.shown(saved, toFlowResponse(saved), 400);
     }
     const saved = await this.flows.save(flow, {
       state: LinkFlowState.SentEmail,
       active: LINK_METHOD,
       ui: this.flows.form(flow, linkNodes(submission.email), [kind.messages.emailSent()]),
     });
-    this.sendAfterAnswer(http, kind, flow.id, flow.expiresAt, submission.email);
-    return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 200);
+    return {
+      ...this.flows.shown(saved, toFlowResponse(saved), 200),
+      onSent: this.sendAfterAnswer(kind, flow.id, flow.expiresAt, submission.email),
+    };
   }
 
   /**
-   * `sendLink` once the answer has gone (the response closed); a failure is logged (without the address),
-   * the answer stands. Counted as pending from now, so that a stop right after the answer still sends.
+   * `sendLink` once the answer has gone (the returned function, the outcome's `onSent`, is called when the
+   * response closed); a failure is logged (without the address), the answer stands. Counted as pending
+   * from now, so that a stop right after the answer still sends.
    */
-  private sendAfterAnswer(http: SelfServiceHttp, kind: LinkFlowKind, flowId: string, expiresAt: Date, email: string): void {
-    const answered = new Promise<void>((resolve) => http.reply.raw.once('close', () => resolve()));
+  private sendAfterAnswer(kind: LinkFlowKind, flowId: string, expiresAt: Date, email: string): () => void {
+    let sent!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
     const sending = answered
       .then(() => this.sendLink(kind, flowId, expiresAt, email))
       .catch((error: unknown) => {
@@ -120,6 +125,7 @@ export class LinkFlowSteps implements OnModuleDestroy {
       });
     this.pending.add(sending);
     void sending.finally(() => this.pending.delete(sending));
+    return sent;
   }
 
   /** A stop after an answer still queues its e-mail: the database closes after this resolves. */
@@ -146,20 +152,20 @@ export class LinkFlowSteps implements OnModuleDestroy {
   }
 
   /** A fresh flow replacing `flow` (same type), carrying `message`: API 302 to the flow, browser 302 to the UI. */
-  async restart(kind: LinkFlowKind, http: SelfServiceHttp, flow: FlowEntity, message: UiText): Promise<FastifyReply> {
-    const fresh = await this.start(kind, flow.type, http, [message], flow.returnTo ?? undefined);
-    return this.replies.restarted(http, fresh, toFlowResponse(fresh), this.flows.uiUrl(fresh));
+  async restart(kind: LinkFlowKind, request: SelfServiceRequest, flow: FlowEntity, message: UiText): Promise<FlowOutcome> {
+    const fresh = await this.start(kind, flow.type, request, [message], flow.returnTo ?? undefined);
+    return this.flows.restarted(fresh, toFlowResponse(fresh));
   }
 
   /** A link that cannot be used: a new browser flow carrying `message`, and 302 to its UI (seed 001). */
-  async restartFromLink(kind: LinkFlowKind, http: SelfServiceHttp, message: UiText): Promise<FastifyReply> {
-    const fresh = await this.start(kind, 'browser', http, [message]);
-    return this.replies.redirect(http.reply, this.flows.uiUrl(fresh));
+  async restartFromLink(kind: LinkFlowKind, request: SelfServiceRequest, message: UiText): Promise<FlowOutcome> {
+    const fresh = await this.start(kind, 'browser', request, [message]);
+    return redirect(this.flows.uiUrl(fresh));
   }
 
   /** The `flow` and `token` of a link, or undefined when either is missing or malformed. */
-  linkQuery(http: SelfServiceHttp): LinkQuery | undefined {
-    const query = http.request.query as Record<string, unknown>;
+  linkQuery(request: SelfServiceRequest): LinkQuery | undefined {
+    const query = request.query as Record<string, unknown>;
     const flowId = query['flow'];
     const token = query['token'];
     if (typeof flowId !== 'string' || !isUuid(flowId)) return undefined;
@@ -168,8 +174,8 @@ export class LinkFlowSteps implements OnModuleDestroy {
   }
 
   /** Whether the request carries a `token` at all (a link) rather than being a plain GET of the submit URL. */
-  hasToken(http: SelfServiceHttp): boolean {
-    return (http.request.query as Record<string, unknown>)['token'] !== undefined;
+  hasToken(request: SelfServiceRequest): boolean {
+    return request.query['token'] !== undefined;
   }
 
   /** The flow of a redeemed link, moved to `passed_challenge`; undefined when the link was not made by a flow (admin links, registration). */

@@ -1,15 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { IdentitiesService, type TraitsDescription } from '../../identities/identities.service.js';
 import type { IdentityRecord } from '../../identities/identity-record.js';
 import { attachNodeErrors, type FormErrors } from '../flows/form-errors.js';
-import { markBrowserRequest, wantsJson } from '../flows/browser-requests.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import { FLOW_KINDS, type FlowType } from '../flows/flow-kind.js';
 import { toFlowResponse } from '../flows/flow.mapper.js';
-import { FlowReplies } from '../flows/flow-replies.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
+import { json, redirect, type FlowOutcome } from '../flows/flow-outcome.js';
+import { FlowsService } from '../flows/flows.service.js';
+import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
 import { traitsProblemOf } from '../flows/trait-errors.js';
 import { decodeSubmission, stringField } from '../forms/submission.js';
 import { PasswordPolicy } from '../password-policy/password-policy.js';
@@ -35,7 +34,6 @@ export class RegistrationFlows {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
     private readonly policy: PasswordPolicy,
@@ -43,74 +41,78 @@ export class RegistrationFlows {
   ) {}
 
   /** `GET /self-service/registration/api`: 400 with a valid session. */
-  async initApi(http: SelfServiceHttp): Promise<FastifyReply> {
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) throw SelfServiceError.alreadyLoggedIn('registration');
-    const flow = await this.start('api', http, null, []);
-    return this.replies.started(http, flow, toFlowResponse(flow), this.flows.uiUrl(flow));
+  async initApi(request: SelfServiceRequest): Promise<FlowOutcome> {
+    if ((await this.sessions.fromRequest(request)) !== undefined) throw SelfServiceError.alreadyLoggedIn('registration');
+    const flow = await this.start('api', request, null, []);
+    return this.flows.shown(flow, toFlowResponse(flow), 200);
   }
 
   /** `GET /self-service/registration/browser`: 302 to the registration UI, or to `return_to` when logged in. */
-  async initBrowser(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    const returnTo = this.flows.returnTo(http.request);
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) {
-      return this.replies.redirect(http.reply, returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+  async initBrowser(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    const returnTo = this.flows.returnTo(request);
+    if ((await this.sessions.fromRequest(request)) !== undefined) {
+      return redirect(returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
     }
-    const flow = await this.start('browser', http, returnTo ?? null, []);
-    return this.replies.started(http, flow, toFlowResponse(flow), this.flows.uiUrl(flow));
+    const flow = await this.start('browser', request, returnTo ?? null, []);
+    return this.flows.shown(flow, toFlowResponse(flow), 200);
   }
 
   /** `GET /self-service/registration/flows?id=`. */
-  async fetch(http: SelfServiceHttp): Promise<FastifyReply> {
-    const flow = await this.flows.fetch('registration', (http.request.query as Record<string, unknown>)['id']);
-    return this.replies.json(http.reply, 200, toFlowResponse(flow));
+  async fetch(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const flow = await this.flows.fetch('registration', request.query['id']);
+    return json(200, toFlowResponse(flow));
   }
 
   /** `POST /self-service/registration?flow=`. */
-  async submit(http: SelfServiceHttp): Promise<FastifyReply> {
-    const { flow, expired } = await this.flows.forSubmit('registration', http);
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) {
+  async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const { flow, expired } = await this.flows.forSubmit('registration', request);
+    if ((await this.sessions.fromRequest(request)) !== undefined) {
       if (flow.type === 'api') throw SelfServiceError.alreadyLoggedIn('registration');
-      return this.replies.redirect(http.reply, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+      return redirect(flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
     }
     if (expired) {
-      const fresh = await this.start(flow.type, http, flow.returnTo, [FLOW_KINDS.registration.expiredMessage(flow.expiresAt)]);
-      return this.replies.restarted(http, fresh, toFlowResponse(fresh), this.flows.uiUrl(fresh));
+      const fresh = await this.start(flow.type, request, flow.returnTo, [FLOW_KINDS.registration.expiredMessage(flow.expiresAt)]);
+      return this.flows.restarted(fresh, toFlowResponse(fresh));
     }
     const schema = this.identities.schemaDocument(undefined);
-    const body = decodeSubmission(http.request, registrationFields(schema));
-    this.flows.assertSubmitAllowed(flow, http.request, body['csrf_token']);
+    const body = decodeSubmission(request, registrationFields(schema));
+    this.flows.assertSubmitAllowed(flow, request, body['csrf_token']);
     const traits = isObject(body['traits']) ? body['traits'] : {};
-    if (stringField(body, 'method') !== METHOD) return this.showForm(http, flow, traits, { form: [UiMessages.noRegistrationStrategy()] });
+    if (stringField(body, 'method') !== METHOD) return this.showForm(flow, traits, { form: [UiMessages.noRegistrationStrategy()] });
 
     const described = this.describe(traits);
-    if ('problem' in described) return this.showForm(http, flow, traits, described.problem);
+    if ('problem' in described) return this.showForm(flow, traits, described.problem);
     const password = stringField(body, 'password') ?? '';
-    if (password === '') return this.showForm(http, flow, traits, { nodes: { password: UiMessages.validationRequired('password') } });
+    if (password === '') return this.showForm(flow, traits, { nodes: { password: UiMessages.validationRequired('password') } });
     const violation = await this.policy.check(password, described.identifiers);
-    if (violation !== undefined) return this.showForm(http, flow, traits, { nodes: { password: violation.message } });
+    if (violation !== undefined) return this.showForm(flow, traits, { nodes: { password: violation.message } });
 
     const created = await this.identities.createWithPassword(described.schemaId, traits, password).catch((error: unknown) => {
       const problem = traitsProblemOf(error);
       if (problem === undefined) throw error;
       return problem;
     });
-    if (!('identity' in created)) return this.showForm(http, flow, traits, problemErrors(created));
+    if (!('identity' in created)) return this.showForm(flow, traits, problemErrors(created));
     await this.flows.save(flow, { active: METHOD });
     // Queued only (the courier sends): registering never waits for, or fails on, the mail server.
     await this.verification.sendFor(created);
-    return this.registered(http, flow, created);
+    return this.registered(request, flow, created);
   }
 
   /** Issues the session of the new identity and answers (API: identity, session, token; browser: cookie + 302). */
-  private async registered(http: SelfServiceHttp, flow: FlowEntity, record: IdentityRecord): Promise<FastifyReply> {
+  private async registered(request: SelfServiceRequest, flow: FlowEntity, record: IdentityRecord): Promise<FlowOutcome> {
     const { session, token } = await this.sessions.issue(record.identity.id, METHOD);
     const identity = this.sessions.identityOnWire(record);
     const sessionResponse = toSessionResponse(session, identity);
-    if (flow.type === 'api') return this.replies.json(http.reply, 200, { identity, session: sessionResponse, session_token: token });
-    this.sessions.setCookie(http.reply, token);
-    if (wantsJson(http.request)) return this.replies.json(http.reply, 200, { identity, session: sessionResponse });
-    return this.replies.redirect(http.reply, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    if (flow.type === 'browser') this.sessions.setCookie(request, token);
+    return {
+      kind: 'completed',
+      type: flow.type,
+      apiBody: { identity, session: sessionResponse, session_token: token },
+      spaBody: { identity, session: sessionResponse },
+      location: flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl,
+    };
   }
 
   private describe(traits: Record<string, unknown>): TraitsDescription | { problem: FormErrors } {
@@ -124,15 +126,15 @@ export class RegistrationFlows {
   }
 
   /** The form again with the submitted traits and the errors: API 400, browser 302 to the UI. */
-  private async showForm(http: SelfServiceHttp, flow: FlowEntity, traits: unknown, errors: FormErrors): Promise<FastifyReply> {
+  private async showForm(flow: FlowEntity, traits: unknown, errors: FormErrors): Promise<FlowOutcome> {
     const { nodes, orphans } = attachNodeErrors(registrationNodes(this.identities.schemaDocument(undefined), traits), errors.nodes);
     const saved = await this.flows.save(flow, { active: METHOD, ui: this.flows.form(flow, nodes, [...(errors.form ?? []), ...orphans]) });
-    return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 400);
+    return this.flows.shown(saved, toFlowResponse(saved), 400);
   }
 
-  private start(type: FlowType, http: SelfServiceHttp, returnTo: string | null, messages: readonly UiText[]): Promise<FlowEntity> {
+  private start(type: FlowType, request: SelfServiceRequest, returnTo: string | null, messages: readonly UiText[]): Promise<FlowEntity> {
     const nodes = registrationNodes(this.identities.schemaDocument(undefined));
-    return this.flows.start({ kind: 'registration', type, nodes, returnTo, messages }, http);
+    return this.flows.start({ kind: 'registration', type, nodes, returnTo, messages }, request);
   }
 }
 

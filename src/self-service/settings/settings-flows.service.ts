@@ -1,15 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { IdentitiesService, type TraitsDescription } from '../../identities/identities.service.js';
 import type { IdentityRecord } from '../../identities/identity-record.js';
-import { markBrowserRequest, wantsJson } from '../flows/browser-requests.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import { FLOW_KINDS, type FlowType } from '../flows/flow-kind.js';
 import { toFlowResponse } from '../flows/flow.mapper.js';
-import { FlowReplies } from '../flows/flow-replies.js';
 import { attachNodeErrors, type FormErrors } from '../flows/form-errors.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
+import { json, redirect, type FlowOutcome } from '../flows/flow-outcome.js';
+import { FlowsService } from '../flows/flows.service.js';
+import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
 import { traitsProblemOf, type TraitsProblem } from '../flows/trait-errors.js';
 import { decodeSubmission, stringField } from '../forms/submission.js';
 import { PasswordPolicy } from '../password-policy/password-policy.js';
@@ -35,7 +34,6 @@ export class SettingsFlows {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
     private readonly policy: PasswordPolicy,
@@ -43,154 +41,143 @@ export class SettingsFlows {
   ) {}
 
   /** `GET /self-service/settings/api`: needs a session (`X-Session-Token` or bearer), else 401. */
-  async initApi(http: SelfServiceHttp): Promise<FastifyReply> {
-    const active = await this.sessions.require(http.request);
+  async initApi(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const active = await this.sessions.require(request);
     const record = await this.identities.get(active.session.identityId);
-    const flow = await this.start('api', http, record, { returnTo: null });
-    return this.replies.started(http, flow, toFlowResponse(flow, this.sessions.identityOnWire(record)), this.flows.uiUrl(flow));
+    const flow = await this.start('api', request, record, { returnTo: null });
+    return this.flows.shown(flow, toFlowResponse(flow, this.sessions.identityOnWire(record)), 200);
   }
 
   /** `GET /self-service/settings/browser`: without a session, 302 to the browser login (coming back here after). */
-  async initBrowser(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    const returnTo = this.flows.returnTo(http.request);
-    const active = await this.sessions.fromRequest(http.request);
-    if (active === undefined)
-      return this.replies.redirect(http.reply, this.loginUrl(false, `${this.config.urls.issuer}${FLOW_KINDS.settings.path}/browser`));
+  async initBrowser(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    const returnTo = this.flows.returnTo(request);
+    const active = await this.sessions.fromRequest(request);
+    if (active === undefined) return redirect(this.loginUrl(false, `${this.config.urls.issuer}${FLOW_KINDS.settings.path}/browser`));
     const record = await this.identities.get(active.session.identityId);
-    const flow = await this.start('browser', http, record, { returnTo: returnTo ?? null });
-    return this.replies.started(http, flow, toFlowResponse(flow, this.sessions.identityOnWire(record)), this.flows.uiUrl(flow));
+    const flow = await this.start('browser', request, record, { returnTo: returnTo ?? null });
+    return this.flows.shown(flow, toFlowResponse(flow, this.sessions.identityOnWire(record)), 200);
   }
 
   /**
    * Starts a settings flow for an identity whose session was just issued elsewhere (recovery): `messages`
    * such as 1060001 are shown on the form. Returns the flow; the caller answers (e.g. 302 to `flows.uiUrl`).
    */
-  async startFor(identityId: string, type: FlowType, http: SelfServiceHttp, messages: readonly UiText[]): Promise<FlowEntity> {
-    return this.start(type, http, await this.identities.get(identityId), { returnTo: null, messages });
+  async startFor(identityId: string, type: FlowType, request: SelfServiceRequest, messages: readonly UiText[]): Promise<FlowEntity> {
+    return this.start(type, request, await this.identities.get(identityId), { returnTo: null, messages });
   }
 
   /** `GET /self-service/settings/flows?id=`: only for the session of the flow's identity (403 otherwise). */
-  async fetch(http: SelfServiceHttp): Promise<FastifyReply> {
-    const active = await this.sessions.require(http.request);
-    const flow = await this.flows.fetch('settings', (http.request.query as Record<string, unknown>)['id']);
+  async fetch(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const active = await this.sessions.require(request);
+    const flow = await this.flows.fetch('settings', request.query['id']);
     if (flow.identityId !== active.session.identityId) throw SelfServiceError.identityMismatch();
-    return this.replies.json(http.reply, 200, toFlowResponse(flow, await this.sessions.identityResponse(active.session.identityId)));
+    return json(200, toFlowResponse(flow, await this.sessions.identityResponse(active.session.identityId)));
   }
 
   /** `GET /self-service/settings/flows?id=` on the admin listener: the admin credential stands in for the session. */
-  async fetchForAdmin(http: SelfServiceHttp): Promise<FastifyReply> {
-    const flow = await this.flows.fetch('settings', (http.request.query as Record<string, unknown>)['id']);
-    return this.replies.json(http.reply, 200, toFlowResponse(flow, await this.sessions.identityResponse(flow.identityId!)));
+  async fetchForAdmin(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const flow = await this.flows.fetch('settings', request.query['id']);
+    return json(200, toFlowResponse(flow, await this.sessions.identityResponse(flow.identityId!)));
   }
 
   /** `POST /self-service/settings?flow=`. */
-  async submit(http: SelfServiceHttp): Promise<FastifyReply> {
-    const { flow, expired } = await this.flows.forSubmit('settings', http);
-    const active = await this.sessions.require(http.request);
+  async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const { flow, expired } = await this.flows.forSubmit('settings', request);
+    const active = await this.sessions.require(request);
     if (flow.identityId !== active.session.identityId) throw SelfServiceError.identityMismatch();
     const record = await this.identities.get(active.session.identityId);
     if (expired) {
-      const fresh = await this.start(flow.type, http, record, {
+      const fresh = await this.start(flow.type, request, record, {
         returnTo: flow.returnTo,
         messages: [FLOW_KINDS.settings.expiredMessage(flow.expiresAt)],
       });
-      return this.replies.restarted(http, fresh, toFlowResponse(fresh, this.sessions.identityOnWire(record)), this.flows.uiUrl(fresh));
+      return this.flows.restarted(fresh, toFlowResponse(fresh, this.sessions.identityOnWire(record)));
     }
     const schema = this.identities.schemaDocument(record.identity.schemaId);
-    const body = decodeSubmission(http.request, settingsFields(schema));
-    this.flows.assertSubmitAllowed(flow, http.request, body['csrf_token']);
+    const body = decodeSubmission(request, settingsFields(schema));
+    this.flows.assertSubmitAllowed(flow, request, body['csrf_token']);
     switch (stringField(body, 'method')) {
       case 'profile':
-        return this.updateProfile(http, flow, active, record, body['traits']);
+        return this.updateProfile(flow, active, record, body['traits']);
       case 'password':
-        return this.updatePassword(http, flow, active, record, stringField(body, 'password') ?? '');
+        return this.updatePassword(flow, active, record, stringField(body, 'password') ?? '');
       default:
-        return this.showForm(http, flow, record, record.identity.traits, { form: [UiMessages.noSettingsStrategy()] }, null);
+        return this.showForm(flow, record, record.identity.traits, { form: [UiMessages.noSettingsStrategy()] }, null);
     }
   }
 
-  private async updateProfile(
-    http: SelfServiceHttp,
-    flow: FlowEntity,
-    active: ActiveSession,
-    record: IdentityRecord,
-    traits: unknown,
-  ): Promise<FastifyReply> {
+  private async updateProfile(flow: FlowEntity, active: ActiveSession, record: IdentityRecord, traits: unknown): Promise<FlowOutcome> {
     if (traits === null || typeof traits !== 'object' || Array.isArray(traits)) {
-      return this.showForm(http, flow, record, record.identity.traits, { form: [UiMessages.validationRequired('traits')] }, 'profile');
+      return this.showForm(flow, record, record.identity.traits, { form: [UiMessages.validationRequired('traits')] }, 'profile');
     }
     const wanted = traits as Record<string, unknown>;
     const next = this.describe(record.identity.schemaId, wanted);
-    if ('problem' in next) return this.showForm(http, flow, record, wanted, problemErrors(next.problem), 'profile');
+    if ('problem' in next) return this.showForm(flow, record, wanted, problemErrors(next.problem), 'profile');
     if (changesProtectedTraits(this.describeCurrent(record), next) && !this.sessions.isPrivileged(active.session)) {
-      return this.refreshRequired(http, flow);
+      return this.refreshRequired(flow);
     }
     const updated = await this.identities.updateTraits(record.identity.id, wanted).catch((error: unknown) => {
       const problem = traitsProblemOf(error);
       if (problem === undefined) throw error;
       return problem;
     });
-    if (!('identity' in updated)) return this.showForm(http, flow, record, wanted, problemErrors(updated), 'profile');
+    if (!('identity' in updated)) return this.showForm(flow, record, wanted, problemErrors(updated), 'profile');
     // A new address gets its verification link (the ones already sent or verified do not).
     await this.verification.sendFor(updated);
-    return this.saved(http, flow, updated, 'profile');
+    return this.saved(flow, updated, 'profile');
   }
 
-  private async updatePassword(
-    http: SelfServiceHttp,
-    flow: FlowEntity,
-    active: ActiveSession,
-    record: IdentityRecord,
-    password: string,
-  ): Promise<FastifyReply> {
-    if (!this.sessions.isPrivileged(active.session)) return this.refreshRequired(http, flow);
+  private async updatePassword(flow: FlowEntity, active: ActiveSession, record: IdentityRecord, password: string): Promise<FlowOutcome> {
+    if (!this.sessions.isPrivileged(active.session)) return this.refreshRequired(flow);
     const traits = record.identity.traits;
     if (password === '')
-      return this.showForm(http, flow, record, traits, { nodes: { password: UiMessages.validationRequired('password') } }, 'password');
+      return this.showForm(flow, record, traits, { nodes: { password: UiMessages.validationRequired('password') } }, 'password');
     const violation = await this.policy.check(password, this.describeCurrent(record)?.identifiers ?? []);
-    if (violation !== undefined) return this.showForm(http, flow, record, traits, { nodes: { password: violation.message } }, 'password');
+    if (violation !== undefined) return this.showForm(flow, record, traits, { nodes: { password: violation.message } }, 'password');
     await this.identities.updatePassword(record.identity.id, password);
-    return this.saved(http, flow, record, 'password');
+    return this.saved(flow, record, 'password');
   }
 
   /** State `success` with "Your changes have been saved!": API 200 `{flow, identity}`; browser 302 to `return_to` or the UI. */
-  private async saved(http: SelfServiceHttp, flow: FlowEntity, record: IdentityRecord, method: string): Promise<FastifyReply> {
+  private async saved(flow: FlowEntity, record: IdentityRecord, method: string): Promise<FlowOutcome> {
     const schema = this.identities.schemaDocument(record.identity.schemaId);
     const ui = this.flows.form(flow, settingsNodes(schema, record.identity.traits), [UiMessages.settingsSaved()]);
     const saved = await this.flows.save(flow, { state: SUCCESS, active: method, ui });
     const identity = this.sessions.identityOnWire(record);
     const flowResponse = toFlowResponse(saved, identity);
-    if (saved.type === 'api') return this.replies.json(http.reply, 200, { flow: flowResponse, identity });
-    if (wantsJson(http.request)) return this.replies.json(http.reply, 200, flowResponse);
-    return this.replies.redirect(http.reply, saved.returnTo ?? this.flows.uiUrl(saved));
+    return {
+      kind: 'completed',
+      type: saved.type,
+      apiBody: { flow: flowResponse, identity },
+      spaBody: flowResponse,
+      location: saved.returnTo ?? this.flows.uiUrl(saved),
+    };
   }
 
   /** The session is too old for this change: API 403; browser 302 to log in again, coming back to this flow. */
-  private refreshRequired(http: SelfServiceHttp, flow: FlowEntity): FastifyReply {
+  private refreshRequired(flow: FlowEntity): FlowOutcome {
     const loginUrl = this.loginUrl(true, this.flows.uiUrl(flow));
-    if (flow.type === 'api' || wantsJson(http.request)) throw SelfServiceError.refreshRequired(loginUrl);
-    return this.replies.redirect(http.reply, loginUrl);
+    return { kind: 'refused', type: flow.type, error: SelfServiceError.refreshRequired(loginUrl), location: loginUrl };
   }
 
   private async showForm(
-    http: SelfServiceHttp,
     flow: FlowEntity,
     record: IdentityRecord,
     traits: unknown,
     errors: FormErrors,
     method: string | null,
-  ): Promise<FastifyReply> {
+  ): Promise<FlowOutcome> {
     const schema = this.identities.schemaDocument(record.identity.schemaId);
     const { nodes, orphans } = attachNodeErrors(settingsNodes(schema, traits), errors.nodes);
     const ui = this.flows.form(flow, nodes, [...(errors.form ?? []), ...orphans]);
     const saved = await this.flows.save(flow, { state: SHOW_FORM, ui, ...(method === null ? {} : { active: method }) });
-    return this.replies.form(http, saved, toFlowResponse(saved, this.sessions.identityOnWire(record)), this.flows.uiUrl(saved), 400);
+    return this.flows.shown(saved, toFlowResponse(saved, this.sessions.identityOnWire(record)), 400);
   }
 
   private start(
     type: FlowType,
-    http: SelfServiceHttp,
+    request: SelfServiceRequest,
     record: IdentityRecord,
     options: { returnTo: string | null; messages?: readonly UiText[] },
   ): Promise<FlowEntity> {
@@ -205,7 +192,7 @@ export class SettingsFlows {
         returnTo: options.returnTo,
         messages: options.messages ?? [],
       },
-      http,
+      request,
     );
   }
 
