@@ -11,6 +11,7 @@ import { FlowResponder } from './flows/flow-responder.js';
 import { FlowsRepository } from './flows/flows.repository.js';
 import { FlowsService } from './flows/flows.service.js';
 import { LoginController } from './login/login.controller.js';
+import { PasswordLoginMethod } from './login/password-login.method.js';
 import { LoginFlows } from './login/login-flows.service.js';
 import { LoginThrottle } from './login/login-throttle.js';
 import { PasswordVerifier } from './login/password-verifier.js';
@@ -63,6 +64,7 @@ import { VerificationSender } from './verification/verification-sender.js';
     LoginFlows,
     LoginThrottle,
     LogoutService,
+    PasswordLoginMethod,
     PasswordVerifier,
     RegistrationFlows,
     SessionAccessObserver,

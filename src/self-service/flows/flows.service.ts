@@ -138,20 +138,6 @@ export class FlowsService {
   }
 
   /**
-   * The API/browser conventions of a submit: an API flow must not come from a browser (a `Cookie` or
-   * `Origin` header: 400); a browser flow must carry the CSRF token it was issued with, matching the
-   * browser's CSRF cookie (403 `security_csrf_violation`).
-   */
-  assertSubmitAllowed(flow: FlowEntity, request: SelfServiceRequest, csrfToken: unknown): void {
-    if (flow.type === 'api') {
-      if (request.hasCookieHeader) throw SelfServiceError.browserRequestOnApiFlow('Cookie');
-      if (request.origin !== undefined) throw SelfServiceError.browserRequestOnApiFlow('Origin');
-      return;
-    }
-    this.csrf.verify(request, csrfToken, flow.csrfTokenHash);
-  }
-
-  /**
    * The flow's form rebuilt after a submit: the same action and CSRF node, `nodes` after it, and the
    * container `messages` (node messages travel on the nodes). Save it with `save(flow, { ui })`.
    */

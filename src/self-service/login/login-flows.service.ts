@@ -1,42 +1,48 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { IdentitiesService } from '../../identities/identities.service.js';
-import type { IdentityRecord } from '../../identities/identity-record.js';
-import { attachNodeErrors } from '../flows/form-errors.js';
-import { decodeSubmission, stringField } from '../forms/submission.js';
+import { CsrfProtection } from '../csrf/csrf-protection.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
-import { FLOW_KINDS, type FlowType } from '../flows/flow-kind.js';
-import { toFlowResponse } from '../flows/flow.mapper.js';
+import type { FlowType } from '../flows/flow-kind.js';
+import { methodOf, type FlowMethod } from '../flows/flow-method.js';
 import { json, redirect, type FlowOutcome } from '../flows/flow-outcome.js';
+import { toFlowResponse } from '../flows/flow.mapper.js';
 import { FlowsService } from '../flows/flows.service.js';
 import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
+import { checkCsrf } from '../flows/steps/check-csrf.js';
+import { decodeAhead } from '../flows/steps/decode-ahead.js';
+import { refuseSignedIn } from '../flows/steps/enforce-session-rule.js';
+import { restartIfExpired, type FlowRestarter } from '../flows/steps/restart-if-expired.js';
+import { stringField } from '../forms/submission.js';
 import { SelfServiceError } from '../self-service.errors.js';
-import { toSessionResponse } from '../sessions/session.mapper.js';
-import { SessionsService, type ActiveSession } from '../sessions/sessions.service.js';
+import { SessionsService } from '../sessions/sessions.service.js';
 import type { UiText } from '../ui/ui-container.js';
 import { UiMessages } from '../ui/ui-messages.js';
+import { showLoginForm } from './login-answers.js';
 import { LOGIN_FIELDS, loginNodes } from './login-form.js';
 import { LoginThrottle } from './login-throttle.js';
-import { PasswordVerifier } from './password-verifier.js';
-
-const METHOD = 'password';
+import { PasswordLoginMethod, type LoginState } from './password-login.method.js';
 
 /**
- * The login flow with the password method (reference §1.5, seed 001): init for API clients and
- * browsers, fetch, and submit. A submit runs named steps: load the flow (expired → a fresh one),
- * refuse a second login, decode, check the API/browser conventions, pick the method, check required
- * fields, throttle, verify, then issue (or refresh) the session and answer.
+ * The login flow (reference §1.5): init for API clients and browsers, fetch, and submit. A submit is
+ * its prologue of named steps (flows/steps), then the method the body names (`password`, the only one
+ * so far) as a strategy.
  */
 @Injectable()
-export class LoginFlows {
+export class LoginFlows implements FlowRestarter {
+  private readonly methods: readonly FlowMethod<LoginState>[];
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
-    private readonly verifier: PasswordVerifier,
+    private readonly csrf: CsrfProtection,
     private readonly throttle: LoginThrottle,
-  ) {}
+    password: PasswordLoginMethod,
+  ) {
+    this.methods = [password];
+  }
 
   /** `GET /self-service/login/api`: 400 with a valid session unless `refresh=true`. */
   async initApi(request: SelfServiceRequest): Promise<FlowOutcome> {
@@ -66,91 +72,36 @@ export class LoginFlows {
 
   /** `POST /self-service/login?flow=`. */
   async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
-    // The body is decoded first but judged at its step below; its identifier names the failed-login
-    // counts and the password credential, which are read with the flow (one statement) and used at
-    // their steps below, as if read there.
-    const decoded = decodeLater(request);
-    const failures = this.throttle.query(decoded.identifier, request.ip);
-    const { flow, expired, failureCounts, credential } = await this.flows.forLoginSubmit(
+    // The body is decoded first but judged at its step below: its identifier names the failed-login
+    // counts and the password credential, read with the flow (one statement) for the password method.
+    const ahead = decodeAhead(request, LOGIN_FIELDS);
+    const identifier = ahead.decoded === undefined ? '' : (stringField(ahead.decoded, 'password_identifier') ?? '');
+    const submitted = await this.flows.forLoginSubmit(
       request,
-      failures,
-      this.identities.passwordCredentialRead(decoded.identifier),
+      this.throttle.query(identifier, request.ip),
+      this.identities.passwordCredentialRead(identifier),
     );
+    const { flow } = submitted;
     const active = await this.sessions.fromRequest(request);
-    if (active !== undefined && !flow.forced) {
-      if (flow.type === 'api') throw SelfServiceError.alreadyLoggedIn('login');
-      return redirect(flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    const signedIn = flow.forced
+      ? undefined
+      : refuseSignedIn('login', flow, active, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    if (signedIn !== undefined) return signedIn;
+    const restarted = restartIfExpired(this, request, submitted);
+    if (restarted !== undefined) return restarted;
+    const body = ahead.body();
+    checkCsrf(this.csrf, flow, request, body);
+    const method = methodOf(this.methods, body);
+    if (method === undefined) {
+      return showLoginForm(this.flows, flow, stringField(body, 'password_identifier') ?? '', {}, [UiMessages.noLoginStrategy()]);
     }
-    if (expired) {
-      const fresh = await this.start(flow.type, request, {
-        forced: flow.forced,
-        returnTo: flow.returnTo,
-        messages: [FLOW_KINDS.login.expiredMessage(flow.expiresAt)],
-      });
-      return this.flows.restarted(fresh, toFlowResponse(fresh));
-    }
-    const body = decoded.body();
-    this.flows.assertSubmitAllowed(flow, request, body['csrf_token']);
-    const identifier = stringField(body, 'password_identifier') ?? '';
-    if (stringField(body, 'method') !== METHOD) return this.showForm(flow, identifier, {}, [UiMessages.noLoginStrategy()]);
-    const password = stringField(body, 'password') ?? '';
-    const missing = requiredErrors({ password_identifier: identifier, password });
-    if (Object.keys(missing).length > 0) return this.showForm(flow, identifier, missing, []);
-
-    const attempt = await this.throttle.assertAllowed(identifier, request.ip, failureCounts);
-    const verified = await this.verifier.verify(password, credential?.hashedPassword);
-    if (credential === undefined || credential.hashedPassword === undefined || !verified) {
-      await this.throttle.failed(identifier, request.ip);
-      return this.showForm(flow, identifier, {}, [UiMessages.invalidCredentials()]);
-    }
-    await this.throttle.succeeded(attempt);
-    // Told only to whoever knows the password: an inactive identity is not revealed to guessers.
-    if (credential.record.identity.state !== 'active') return this.showForm(flow, identifier, {}, [UiMessages.identityDisabled()]);
-    // Imported bcrypt hashes (and argon2 of older parameters) become argon2id of today's parameters.
-    if (this.verifier.needsRehash(credential.hashedPassword)) await this.identities.updatePassword(credential.identityId, password);
-    // The flow is left as it is: a browser leaves it for good, and an API client has its session.
-    return this.loggedIn(request, flow, credential.record, active);
+    return method.submit(request, flow, body, { failureCounts: submitted.failureCounts, credential: submitted.credential, active });
   }
 
-  /** Issues the session (or refreshes the one presented, for `refresh=true` by the same identity) and answers. */
-  private async loggedIn(
-    request: SelfServiceRequest,
-    flow: FlowEntity,
-    record: IdentityRecord,
-    active: ActiveSession | undefined,
-  ): Promise<FlowOutcome> {
-    const identityId = record.identity.id;
-    let session;
-    let token: string;
-    if (flow.forced && active !== undefined && active.session.identityId === identityId) {
-      session = await this.sessions.reauthenticate(active, METHOD);
-      token = active.token;
-    } else {
-      // A new session on every authentication (ASVS 3.2.1); one presented for another identity ends.
-      ({ session, token } = await this.sessions.issue(identityId, METHOD));
-      if (active !== undefined) await this.sessions.revoke(active.token);
-    }
-    const sessionResponse = toSessionResponse(session, this.sessions.identityOnWire(record));
-    if (flow.type === 'browser') this.sessions.setCookie(request, token);
-    return {
-      kind: 'completed',
-      type: flow.type,
-      apiBody: { session: sessionResponse, session_token: token },
-      spaBody: sessionResponse,
-      location: flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl,
-    };
-  }
-
-  /** The form again with errors: API 400 with the flow, browser 302 to the UI. The password is never re-filled. */
-  private async showForm(
-    flow: FlowEntity,
-    identifier: string,
-    fieldErrors: Readonly<Record<string, UiText>>,
-    messages: readonly UiText[],
-  ): Promise<FlowOutcome> {
-    const { nodes, orphans } = attachNodeErrors(loginNodes(identifier), fieldErrors);
-    const saved = await this.flows.save(flow, { active: METHOD, ui: this.flows.form(flow, nodes, [...messages, ...orphans]) });
-    return this.flows.shown(saved, toFlowResponse(saved), 400);
+  /** A fresh login flow replacing `replaced` (same type, `refresh` and `return_to`), carrying `message`. */
+  async restart(request: SelfServiceRequest, replaced: FlowEntity, message: UiText): Promise<FlowOutcome> {
+    const fresh = await this.start(replaced.type, request, { forced: replaced.forced, returnTo: replaced.returnTo, messages: [message] });
+    return this.flows.restarted(fresh, toFlowResponse(fresh));
   }
 
   private start(
@@ -172,28 +123,6 @@ export class LoginFlows {
   }
 }
 
-/** A login submit's body, decoded up front; `body()` returns it or throws what decoding threw. */
-function decodeLater(request: SelfServiceRequest): { identifier: string; body: () => Record<string, unknown> } {
-  try {
-    const body = decodeSubmission(request, LOGIN_FIELDS);
-    return { identifier: stringField(body, 'password_identifier') ?? '', body: () => body };
-  } catch (error) {
-    return {
-      identifier: '',
-      body: () => {
-        throw error;
-      },
-    };
-  }
-}
-
 function refreshRequested(request: SelfServiceRequest): boolean {
   return request.query['refresh'] === 'true';
-}
-
-/** 4000002 "Property X is missing." for each empty required field. */
-function requiredErrors(fields: Readonly<Record<string, string>>): Record<string, UiText> {
-  const errors: Record<string, UiText> = {};
-  for (const [name, value] of Object.entries(fields)) if (value === '') errors[name] = UiMessages.validationRequired(name);
-  return errors;
 }

@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { CsrfProtection } from '../csrf/csrf-protection.js';
+import { checkCsrf } from '../flows/steps/check-csrf.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { isUuid } from '../../database/uuid.js';
 import { Courier } from '../courier/courier.js';
@@ -44,6 +46,7 @@ export class LinkFlowSteps implements OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
+    private readonly csrf: CsrfProtection,
     private readonly courier: Courier,
   ) {}
 
@@ -86,7 +89,7 @@ export class LinkFlowSteps implements OnModuleDestroy {
     if (expired) return this.restart(kind, request, flow, kind.messages.expired(flow.expiresAt));
     if (flow.state === LinkFlowState.PassedChallenge) return this.restart(kind, request, flow, kind.messages.alreadyCompleted());
     const body = decodeSubmission(request, LINK_FIELDS);
-    this.flows.assertSubmitAllowed(flow, request, body['csrf_token']);
+    checkCsrf(this.csrf, flow, request, body);
     const submission = readLinkSubmission(body, kind.messages.noStrategy);
     if (!submission.ok) {
       const ui = this.flows.form(

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CsrfProtection } from '../csrf/csrf-protection.js';
+import { checkCsrf } from '../flows/steps/check-csrf.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { IdentitiesService, type TraitsDescription } from '../../identities/identities.service.js';
 import type { IdentityRecord } from '../../identities/identity-record.js';
@@ -34,6 +36,7 @@ export class RegistrationFlows {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
+    private readonly csrf: CsrfProtection,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
     private readonly policy: PasswordPolicy,
@@ -77,7 +80,7 @@ export class RegistrationFlows {
     }
     const schema = this.identities.schemaDocument(undefined);
     const body = decodeSubmission(request, registrationFields(schema));
-    this.flows.assertSubmitAllowed(flow, request, body['csrf_token']);
+    checkCsrf(this.csrf, flow, request, body);
     const traits = isObject(body['traits']) ? body['traits'] : {};
     if (stringField(body, 'method') !== METHOD) return this.showForm(flow, traits, { form: [UiMessages.noRegistrationStrategy()] });
 
