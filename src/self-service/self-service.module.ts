@@ -18,8 +18,11 @@ import { PasswordVerifier } from './login/password-verifier.js';
 import { LogoutController } from './logout/logout.controller.js';
 import { LogoutService } from './logout/logout.service.js';
 import { RegistrationController } from './registration/registration.controller.js';
+import { PasswordRegistrationMethod } from './registration/password-registration.method.js';
 import { RegistrationFlows } from './registration/registration-flows.service.js';
 import { SettingsController } from './settings/settings.controller.js';
+import { SettingsAnswers } from './settings/settings-answers.js';
+import { PasswordSettingsMethod, ProfileSettingsMethod } from './settings/settings-methods.js';
 import { SettingsFlows } from './settings/settings-flows.service.js';
 import { PasswordPolicyModule } from './password-policy/password-policy.module.js';
 import { LinkFlowSteps } from './recovery/link-flow-steps.js';
@@ -66,12 +69,16 @@ import { VerificationSender } from './verification/verification-sender.js';
     LogoutService,
     PasswordLoginMethod,
     PasswordVerifier,
+    PasswordRegistrationMethod,
     RegistrationFlows,
     SessionAccessObserver,
     SessionCache,
     SessionsRepository,
     SessionsService,
+    SettingsAnswers,
     SettingsFlows,
+    ProfileSettingsMethod,
+    PasswordSettingsMethod,
     WhoamiRoute,
     LinkFlowSteps,
     RecoveryFlowKind,

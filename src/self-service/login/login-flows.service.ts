@@ -87,7 +87,7 @@ export class LoginFlows implements FlowRestarter {
       ? undefined
       : refuseSignedIn('login', flow, active, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
     if (signedIn !== undefined) return signedIn;
-    const restarted = restartIfExpired(this, request, submitted);
+    const restarted = restartIfExpired(this, request, submitted, undefined);
     if (restarted !== undefined) return restarted;
     const body = ahead.body();
     checkCsrf(this.csrf, flow, request, body);
