@@ -1,21 +1,23 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { CsrfProtection } from '../csrf/csrf-protection.js';
-import { checkCsrf } from '../flows/steps/check-csrf.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { isUuid } from '../../database/uuid.js';
 import { Courier } from '../courier/courier.js';
+import { CsrfProtection } from '../csrf/csrf-protection.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import type { FlowType } from '../flows/flow-kind.js';
 import { FLOW_KINDS } from '../flows/flow-kind.js';
-import { toFlowResponse } from '../flows/flow.mapper.js';
+import type { FlowMethod } from '../flows/flow-method.js';
 import { json, redirect, type FlowOutcome } from '../flows/flow-outcome.js';
-import { FlowsService } from '../flows/flows.service.js';
+import { toFlowResponse } from '../flows/flow.mapper.js';
+import { FlowsService, type SubmittedFlow } from '../flows/flows.service.js';
 import type { SelfServiceRequest } from '../flows/self-service-request.js';
+import { checkCsrf } from '../flows/steps/check-csrf.js';
+import { restartIfExpired, type FlowRestarter } from '../flows/steps/restart-if-expired.js';
 import { decodeSubmission } from '../forms/submission.js';
 import { SelfServiceError, SelfServiceErrorCode } from '../self-service.errors.js';
 import type { UiText } from '../ui/ui-container.js';
-import { LINK_FIELDS, LINK_METHOD, linkNodes, linkUrl, readLinkSubmission } from './link-form.js';
 import { LinkFlowState, type LinkFlowKind } from './link-flow-kind.js';
+import { LINK_FIELDS, LINK_METHOD, linkNodes, linkUrl, readLinkSubmission } from './link-form.js';
 
 /** Longer `token` values are no token of ours; refusing them early keeps hashing bounded. */
 const MAX_TOKEN_LENGTH = 256;
@@ -38,7 +40,8 @@ export interface LinkQuery {
  * has left (`bench/enumeration-timing.mjs` compares the two).
  */
 @Injectable()
-export class LinkFlowSteps implements OnModuleDestroy {
+export class LinkFlowSteps implements OnModuleDestroy, FlowRestarter<LinkFlowKind>, FlowMethod<LinkFlowKind> {
+  readonly method = LINK_METHOD;
   private readonly logger = new Logger('SelfService');
   /** Sends started after an answer and not ended yet: a graceful stop waits for them. */
   private readonly pending = new Set<Promise<void>>();
@@ -77,19 +80,30 @@ export class LinkFlowSteps implements OnModuleDestroy {
   }
 
   /**
-   * A submit of a loaded flow (the caller checked sessions where its kind needs it):
+   * A submit of a loaded flow (the caller applied its kind's session rule), as named steps:
    * - expired → a fresh flow of the same type with the "expired" message (API: 302 to it; browser: 302 to the UI);
    * - already `passed_challenge` → likewise, with "already completed";
    * - decode, then the API/browser conventions (API: no Cookie/Origin, 400; browser: CSRF, 403);
-   * - a bad form (method other than `link`, missing or malformed `email`) → the form again with the error
-   *   (API: 400 with the flow; browser: 302 to the UI), state unchanged;
-   * - otherwise the e-mail is queued and the flow moves to `sent_email` (API: 200; browser: 302 to the UI).
+   * - then the `link` method (`submit`), the one method of these kinds.
    */
-  async submit(kind: LinkFlowKind, request: SelfServiceRequest, flow: FlowEntity, expired: boolean): Promise<FlowOutcome> {
-    if (expired) return this.restart(kind, request, flow, kind.messages.expired(flow.expiresAt));
-    if (flow.state === LinkFlowState.PassedChallenge) return this.restart(kind, request, flow, kind.messages.alreadyCompleted());
+  async submitFlow(kind: LinkFlowKind, request: SelfServiceRequest, submitted: SubmittedFlow): Promise<FlowOutcome> {
+    const { flow } = submitted;
+    const restarted = restartIfExpired(this, request, submitted, kind);
+    if (restarted !== undefined) return restarted;
+    if (flow.state === LinkFlowState.PassedChallenge) return this.restart(request, flow, kind.messages.alreadyCompleted(), kind);
     const body = decodeSubmission(request, LINK_FIELDS);
     checkCsrf(this.csrf, flow, request, body);
+    return this.submit(request, flow, body, kind);
+  }
+
+  /**
+   * The `link` method (a missing `method` means it too):
+   * - a bad form (another method, missing or malformed `email`) → the form again with the error
+   *   (API: 400 with the flow; browser: 302 to the UI), state unchanged;
+   * - otherwise the flow moves to `sent_email` (API: 200; browser: 302 to the UI) and the e-mail is
+   *   queued once the answer has left.
+   */
+  async submit(_request: SelfServiceRequest, flow: FlowEntity, body: Record<string, unknown>, kind: LinkFlowKind): Promise<FlowOutcome> {
     const submission = readLinkSubmission(body, kind.messages.noStrategy);
     if (!submission.ok) {
       const ui = this.flows.form(
@@ -154,9 +168,9 @@ export class LinkFlowSteps implements OnModuleDestroy {
     );
   }
 
-  /** A fresh flow replacing `flow` (same type), carrying `message`: API 302 to the flow, browser 302 to the UI. */
-  async restart(kind: LinkFlowKind, request: SelfServiceRequest, flow: FlowEntity, message: UiText): Promise<FlowOutcome> {
-    const fresh = await this.start(kind, flow.type, request, [message], flow.returnTo ?? undefined);
+  /** A fresh flow replacing `replaced` (same type), carrying `message`: API 302 to the flow, browser 302 to the UI. */
+  async restart(request: SelfServiceRequest, replaced: FlowEntity, message: UiText, kind: LinkFlowKind): Promise<FlowOutcome> {
+    const fresh = await this.start(kind, replaced.type, request, [message], replaced.returnTo ?? undefined);
     return this.flows.restarted(fresh, toFlowResponse(fresh));
   }
 

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AddressTokensService } from '../../identities/address-tokens.service.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { AddressTokensService } from '../../identities/address-tokens.service.js';
 import type { FlowType } from '../flows/flow-kind.js';
 import { redirect, type FlowOutcome } from '../flows/flow-outcome.js';
 import { FlowsService } from '../flows/flows.service.js';
 import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
+import { refuseSignedIn } from '../flows/steps/enforce-session-rule.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { SettingsFlows } from '../settings/settings-flows.service.js';
@@ -52,11 +53,13 @@ export class RecoveryFlows {
     return this.steps.fetch(this.kind, request);
   }
 
-  /** `POST /self-service/recovery?flow=` with `email`: see LinkFlowSteps.submit. */
+  /** `POST /self-service/recovery?flow=` with `email`: the session rule, then LinkFlowSteps.submitFlow. */
   async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
-    const { flow, expired } = await this.flows.forSubmit('recovery', request);
-    if ((await this.sessions.fromRequest(request)) !== undefined) return this.loggedIn(flow.type);
-    return this.steps.submit(this.kind, request, flow, expired);
+    const submitted = await this.flows.forSubmit('recovery', request);
+    const active = await this.sessions.fromRequest(request);
+    const signedIn = refuseSignedIn('recovery', submitted.flow, active, this.config.selfService.defaultBrowserReturnUrl);
+    if (signedIn !== undefined) return signedIn;
+    return this.steps.submitFlow(this.kind, request, submitted);
   }
 
   /**

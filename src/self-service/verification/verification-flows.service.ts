@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AddressTokensService } from '../../identities/address-tokens.service.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { AddressTokensService } from '../../identities/address-tokens.service.js';
 import { redirect, type FlowOutcome } from '../flows/flow-outcome.js';
 import { FlowsService } from '../flows/flows.service.js';
 import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
-import { SelfServiceError } from '../self-service.errors.js';
 import { LinkFlowSteps } from '../recovery/link-flow-steps.js';
+import { SelfServiceError } from '../self-service.errors.js';
 import { VerificationFlowKind } from './verification-flow-kind.js';
 
 /**
@@ -39,8 +39,8 @@ export class VerificationFlows {
 
   /** `POST /self-service/verification?flow=`. */
   async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
-    const { flow, expired } = await this.flows.forSubmit('verification', request);
-    return this.steps.submit(this.kind, request, flow, expired);
+    const submitted = await this.flows.forSubmit('verification', request);
+    return this.steps.submitFlow(this.kind, request, submitted);
   }
 
   /**
