@@ -24,7 +24,7 @@ import { LoginThrottle } from './login-throttle.js';
 import { PasswordLoginMethod, type LoginState } from './password-login.method.js';
 
 /**
- * The login flow (reference §1.5): init for API clients and browsers, fetch, and submit. A submit is
+ * The login flow: init for API clients and browsers, fetch, and submit. A submit is
  * its prologue of named steps (flows/steps), then the method the body names (`password`, the only one
  * so far) as a strategy.
  */

@@ -6,7 +6,7 @@ import { FlowResponder } from '../flows/flow-responder.js';
 import { selfServiceRequestOf } from '../flows/self-service-edge.js';
 import { RecoveryFlows } from './recovery-flows.service.js';
 
-/** The recovery flow's public endpoints (seed 001); answers are written by RecoveryFlows/FlowResponder. */
+/** The recovery flow's public endpoints; answers are written by RecoveryFlows/FlowResponder. */
 @PublicController('self-service/recovery')
 @UseFilters(BrowserErrorFilter)
 export class RecoveryController {
