@@ -40,7 +40,7 @@ import { VerificationFlows } from './verification/verification-flows.service.js'
 import { VerificationSender } from './verification/verification-sender.js';
 
 /**
- * Self-service: the flow framework (flows, UI containers, CSRF, form decoding, replies, the error UI
+ * Self-service: the flow framework (flows, UI containers, CSRF, form decoding, the responder, the error UI
  * hand-off), sessions and whoami, and the flows built on it. Exports SessionsService for contexts that
  * authenticate requests by session (decisions), and BrowserUiService for the built-in pages (ui).
  */

@@ -18,5 +18,7 @@ export function methodOf<M extends { readonly method: string }>(
   body: Readonly<Record<string, unknown>>,
 ): M | undefined {
   const name = body['method'];
-  return typeof name === 'string' ? methods.find((method) => method.method === name) : undefined;
+  if (typeof name !== 'string') return undefined;
+  for (const method of methods) if (method.method === name) return method;
+  return undefined;
 }

@@ -46,8 +46,9 @@ export interface SubmittedFlow {
 /**
  * The flow framework shared by every kind (login, registration, settings, recovery, verification):
  * creating flows (with the CSRF node and cookie of browser flows), fetching them (404, 410), loading
- * them for a submit, enforcing the API/browser conventions of a submit, and saving changes.
- * Kinds add their nodes, rules and outcomes; FlowResponder writes the outcomes as HTTP answers.
+ * them for a submit (the first step of its prologue; the others are in ./steps), the outcomes of a
+ * shown or restarted flow, and saving changes. Kinds add their nodes, rules and methods; FlowResponder
+ * writes the outcomes as HTTP answers.
  */
 @Injectable()
 export class FlowsService {

@@ -29,9 +29,9 @@ export interface LinkQuery {
 }
 
 /**
- * The steps recovery and verification share (seed 001's recovery state table; Kratos' link strategy):
- * start a flow, fetch it, take an e-mail address and send the link (the same answer whether or not
- * anyone has the address: S53), restart a flow with a message, and read a link's query.
+ * The steps recovery and verification share (Kratos' link strategy): start a flow, fetch it, the
+ * submit's prologue, the `link` method (take an e-mail address and send the link, the same answer
+ * whether or not anyone has the address), restart a flow with a message, and read a link's query.
  *
  * A submit answers before it looks the address up: a known address costs more work (a token row, for
  * verification an address update, a different e-mail) than an unknown one, and doing that work
