@@ -24,9 +24,9 @@ import { LoginThrottle } from './login-throttle.js';
 import { PasswordLoginMethod, type LoginState } from './password-login.method.js';
 
 /**
- * The login flow: init for API clients and browsers, fetch, and submit. A submit is
- * its prologue of named steps (flows/steps), then the method the body names (`password`, the only one
- * so far) as a strategy.
+ * The login flow: init for API clients and browsers, fetch, and submit. A submit is its prologue of
+ * named steps (flows/steps), then the method the body names (`password`, the only one so far) as a
+ * strategy.
  */
 @Injectable()
 export class LoginFlows implements FlowRestarter {

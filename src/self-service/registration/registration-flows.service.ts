@@ -22,8 +22,8 @@ import { showRegistrationForm, submittedTraits } from './registration-answers.js
 import { registrationFields, registrationNodes } from './registration-form.js';
 
 /**
- * The registration flow: init, fetch, and submit, whose prologue is the named steps
- * of flows/steps and whose method (`password`, the only one so far) is a strategy.
+ * The registration flow: init, fetch, and submit, whose prologue is the named steps of flows/steps and
+ * whose method (`password`, the only one so far) is a strategy.
  */
 @Injectable()
 export class RegistrationFlows implements FlowRestarter {
