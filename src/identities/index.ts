@@ -11,3 +11,4 @@ export { PasswordHashing } from './password-hashing.js';
 // What identities count as an address or an identifier, and the schema they start with.
 export { BUILT_IN_IDENTITY_SCHEMA } from './schemas/built-in-identity-schema.js';
 export { isEmailAddress } from './schemas/email-address.js';
+export type { PasswordCredential } from './identities.repository.js';

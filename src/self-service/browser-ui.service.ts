@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CsrfProtection } from './csrf/csrf-protection.js';
 import { ErrorContainersService, type ErrorContainerResponse } from './errors/error-containers.service.js';
 import type { FlowKind } from './flows/flow-kind.js';
 import { toFlowResponse } from './flows/flow.mapper.js';
 import { FlowsService } from './flows/flows.service.js';
+import type { SelfServiceRequest } from './flows/self-service-request.js';
 import { SelfServiceError } from './self-service.errors.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import type { UiContainer } from './ui/ui-container.js';
@@ -48,7 +48,7 @@ export class BrowserUiService {
    * A browser flow of that kind: 400/404/410 as `GET <kind>/flows`; a settings flow only for the
    * session of its identity (401 without a session, 403 for another identity's flow).
    */
-  async flow(kind: FlowKind, id: unknown, request: FastifyRequest): Promise<BrowserFlowView> {
+  async flow(kind: FlowKind, id: unknown, request: SelfServiceRequest): Promise<BrowserFlowView> {
     const flow = await this.flows.fetch(kind, id);
     if (flow.type !== 'browser') throw SelfServiceError.flowNotFound();
     if (kind === 'settings') {
@@ -59,14 +59,14 @@ export class BrowserUiService {
     return { id: flow.id, kind, ui: wire.ui, state: flow.state, returnTo: flow.returnTo };
   }
 
-  async session(request: FastifyRequest): Promise<BrowserSessionView | undefined> {
+  async session(request: SelfServiceRequest): Promise<BrowserSessionView | undefined> {
     const active = await this.sessions.fromRequest(request);
     return active === undefined ? undefined : toView(active.session);
   }
 
   /** The active sessions of the browser's identity, newest first; 401 without a session. */
   async sessionsOfBrowser(
-    request: FastifyRequest,
+    request: SelfServiceRequest,
   ): Promise<{ current: BrowserSessionView; all: BrowserSessionView[]; logoutToken: string }> {
     const active = await this.sessions.require(request);
     const all = await this.sessions.listActive(active.session.identityId);
@@ -76,30 +76,33 @@ export class BrowserUiService {
   }
 
   /** Ends every other session of the browser's identity; 401 without a session. */
-  async signOutElsewhere(request: FastifyRequest): Promise<number> {
+  async signOutElsewhere(request: SelfServiceRequest): Promise<number> {
     const active = await this.sessions.require(request);
     return this.sessions.revokeOthers(active.session);
   }
 
-  /** Ends the browser's session (if any) and drops its session and CSRF cookies. */
-  async endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Ends the browser's session (if any) and drops its session and CSRF cookies (FlowResponder.writeCookies). */
+  async endSession(request: SelfServiceRequest): Promise<void> {
     const active = await this.sessions.fromRequest(request);
     if (active !== undefined) await this.sessions.revoke(active.token);
-    this.sessions.clearCookie(reply);
-    this.csrf.clear(reply);
+    this.sessions.clearCookie(request);
+    this.csrf.clear(request);
   }
 
   errorContainer(id: unknown): Promise<ErrorContainerResponse> {
     return this.errors.get(id);
   }
 
-  /** The form token of a page's own form, tied to the browser's CSRF cookie (set here when missing). */
-  formToken(request: FastifyRequest, reply: FastifyReply): string {
-    return this.csrf.issue(request, reply);
+  /**
+   * The form token of a page's own form, tied to the browser's CSRF cookie (set when missing: write
+   * `request`'s cookies with FlowResponder.writeCookies).
+   */
+  formToken(request: SelfServiceRequest): string {
+    return this.csrf.issue(request);
   }
 
   /** 403 `security_csrf_violation` unless the submitted token belongs to the browser's CSRF cookie. */
-  verifyFormToken(request: FastifyRequest, token: unknown): void {
+  verifyFormToken(request: SelfServiceRequest, token: unknown): void {
     this.csrf.verify(request, token);
   }
 }

@@ -8,6 +8,9 @@ export {
   type UiNode,
   type UiText,
 } from './browser-ui.service.js';
+export { FlowResponder } from './flows/flow-responder.js';
+export { selfServiceRequestOf } from './flows/self-service-edge.js';
+export type { SelfServiceRequest } from './flows/self-service-request.js';
 export { SelfServiceModule } from './self-service.module.js';
 export { SessionsService } from './sessions/sessions.service.js';
 // The messages and nodes a UiContainer is made of, for pages that render or build one.

@@ -1,6 +1,8 @@
 import { Get, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminController } from '../common/auth/controllers.js';
+import { FlowResponder } from './flows/flow-responder.js';
+import { selfServiceRequestOf } from './flows/self-service-edge.js';
 import { ErrorContainersService, type ErrorContainerResponse } from './errors/error-containers.service.js';
 import { LoginFlows } from './login/login-flows.service.js';
 import { RecoveryFlows } from './recovery/recovery-flows.service.js';
@@ -22,31 +24,37 @@ export class SelfServiceAdminController {
     private readonly settings: SettingsFlows,
     private readonly verification: VerificationFlows,
     private readonly containers: ErrorContainersService,
+    private readonly responder: FlowResponder,
   ) {}
 
   @Get('login/flows')
   loginFlow(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.login.fetch({ request, reply });
+    const input = selfServiceRequestOf(request);
+    return this.responder.answer(request, reply, input, this.login.fetch(input));
   }
 
   @Get('registration/flows')
   registrationFlow(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.registration.fetch({ request, reply });
+    const input = selfServiceRequestOf(request);
+    return this.responder.answer(request, reply, input, this.registration.fetch(input));
   }
 
   @Get('recovery/flows')
   recoveryFlow(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.recovery.fetch({ request, reply });
+    const input = selfServiceRequestOf(request);
+    return this.responder.answer(request, reply, input, this.recovery.fetch(input));
   }
 
   @Get('settings/flows')
   settingsFlow(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.settings.fetchForAdmin({ request, reply });
+    const input = selfServiceRequestOf(request);
+    return this.responder.answer(request, reply, input, this.settings.fetchForAdmin(input));
   }
 
   @Get('verification/flows')
   verificationFlow(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.verification.fetch({ request, reply });
+    const input = selfServiceRequestOf(request);
+    return this.responder.answer(request, reply, input, this.verification.fetch(input));
   }
 
   @Get('errors')

@@ -7,18 +7,22 @@ import { BrowserErrorFilter } from './errors/browser-error.filter.js';
 import { ErrorContainersService } from './errors/error-containers.service.js';
 import { SelfServiceErrorsController } from './errors/self-service-errors.controller.js';
 import { SelfServiceAdminController } from './self-service-admin.controller.js';
-import { FlowReplies } from './flows/flow-replies.js';
+import { FlowResponder } from './flows/flow-responder.js';
 import { FlowsRepository } from './flows/flows.repository.js';
 import { FlowsService } from './flows/flows.service.js';
 import { LoginController } from './login/login.controller.js';
+import { PasswordLoginMethod } from './login/password-login.method.js';
 import { LoginFlows } from './login/login-flows.service.js';
 import { LoginThrottle } from './login/login-throttle.js';
 import { PasswordVerifier } from './login/password-verifier.js';
 import { LogoutController } from './logout/logout.controller.js';
 import { LogoutService } from './logout/logout.service.js';
 import { RegistrationController } from './registration/registration.controller.js';
+import { PasswordRegistrationMethod } from './registration/password-registration.method.js';
 import { RegistrationFlows } from './registration/registration-flows.service.js';
 import { SettingsController } from './settings/settings.controller.js';
+import { SettingsAnswers } from './settings/settings-answers.js';
+import { PasswordSettingsMethod, ProfileSettingsMethod } from './settings/settings-methods.js';
 import { SettingsFlows } from './settings/settings-flows.service.js';
 import { PasswordPolicyModule } from './password-policy/password-policy.module.js';
 import { LinkFlowSteps } from './recovery/link-flow-steps.js';
@@ -36,7 +40,7 @@ import { VerificationFlows } from './verification/verification-flows.service.js'
 import { VerificationSender } from './verification/verification-sender.js';
 
 /**
- * Self-service: the flow framework (flows, UI containers, CSRF, form decoding, replies, the error UI
+ * Self-service: the flow framework (flows, UI containers, CSRF, form decoding, the responder, the error UI
  * hand-off), sessions and whoami, and the flows built on it. Exports SessionsService for contexts that
  * authenticate requests by session (decisions), and BrowserUiService for the built-in pages (ui).
  */
@@ -57,19 +61,24 @@ import { VerificationSender } from './verification/verification-sender.js';
     CsrfProtection,
     BrowserErrorFilter,
     ErrorContainersService,
-    FlowReplies,
+    FlowResponder,
     FlowsRepository,
     FlowsService,
     LoginFlows,
     LoginThrottle,
     LogoutService,
+    PasswordLoginMethod,
     PasswordVerifier,
+    PasswordRegistrationMethod,
     RegistrationFlows,
     SessionAccessObserver,
     SessionCache,
     SessionsRepository,
     SessionsService,
+    SettingsAnswers,
     SettingsFlows,
+    ProfileSettingsMethod,
+    PasswordSettingsMethod,
     WhoamiRoute,
     LinkFlowSteps,
     RecoveryFlowKind,
@@ -78,6 +87,6 @@ import { VerificationSender } from './verification/verification-sender.js';
     VerificationFlows,
     VerificationSender,
   ],
-  exports: [SessionsService, BrowserUiService],
+  exports: [SessionsService, BrowserUiService, FlowResponder],
 })
 export class SelfServiceModule {}

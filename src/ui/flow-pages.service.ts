@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { AppError } from '../common/errors/app-error.js';
 import { ErrorKind } from '../common/errors/error-kind.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { BrowserUiService, type BrowserFlowView, type FlowKind } from '../self-service/index.js';
+import { BrowserUiService, type BrowserFlowView, type FlowKind, FlowResponder, selfServiceRequestOf } from '../self-service/index.js';
 import { formsOf, messageViews } from './flow-form-view.js';
 import type { PageHttp } from './oauth2-pages.service.js';
 import { UI_TEXTS } from './ui-catalogue.js';
@@ -33,6 +33,7 @@ export class FlowPages {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly selfService: BrowserUiService,
     private readonly renderer: UiRenderer,
+    private readonly responder: FlowResponder,
   ) {
     this.issuer = config.urls.issuer;
   }
@@ -43,7 +44,7 @@ export class FlowPages {
     if (flowId === undefined) return this.renderer.redirect(http.reply, this.startUrl(kind, queryValue(http.request, 'return_to')));
     let flow: BrowserFlowView;
     try {
-      flow = await this.selfService.flow(kind, flowId, http.request);
+      flow = await this.selfService.flow(kind, flowId, selfServiceRequestOf(http.request));
     } catch (error) {
       const restart = restartOf(error);
       if (restart === 'flow') return this.renderer.redirect(http.reply, this.startUrl(kind, undefined));
@@ -64,8 +65,8 @@ export class FlowPages {
   /** `POST /ui/settings/sessions`: signs the identity out of every other session. */
   async signOutElsewhere(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('settings');
-    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
-    await this.selfService.signOutElsewhere(http.request);
+    this.selfService.verifyFormToken(selfServiceRequestOf(http.request), singleValue(http.request.body, 'csrf_token'));
+    await this.selfService.signOutElsewhere(selfServiceRequestOf(http.request));
     return this.renderer.send(http.reply, 'message', UI_TEXTS.settings.title, {
       text: UI_TEXTS.settings.signedOutElsewhere,
       link: { href: `${this.issuer}${FLOW_PAGES.settings}`, text: UI_TEXTS.settings.title },
@@ -81,7 +82,7 @@ export class FlowPages {
   }
 
   private async sessionsSection(http: PageHttp): Promise<Record<string, unknown>> {
-    const { current, all, logoutToken } = await this.selfService.sessionsOfBrowser(http.request);
+    const { current, all, logoutToken } = await this.selfService.sessionsOfBrowser(selfServiceRequestOf(http.request));
     return {
       sessions: all.map((session) => ({
         authenticatedAt: session.authenticatedAt.toISOString(),
@@ -92,7 +93,7 @@ export class FlowPages {
       })),
       signOutElsewhereAction: `${this.issuer}/ui/settings/sessions`,
       signOutUrl: `${this.issuer}/self-service/logout?${new URLSearchParams({ token: logoutToken }).toString()}`,
-      csrfToken: this.selfService.formToken(http.request, http.reply),
+      csrfToken: this.formToken(http),
     };
   }
 
@@ -123,6 +124,14 @@ export class FlowPages {
   /** A page whose URL setting points at a UI of one's own is not served. */
   private assertOn(kind: FlowKind): void {
     if (this.config.selfService.urls[kind] !== `${this.issuer}${FLOW_PAGES[kind]}`) throw UiError.pageNotFound();
+  }
+
+  /** The form token of this page's form; the browser's CSRF cookie is set when it has none. */
+  private formToken(http: PageHttp): string {
+    const input = selfServiceRequestOf(http.request);
+    const token = this.selfService.formToken(input);
+    this.responder.writeCookies(http.reply, input);
+    return token;
   }
 }
 

@@ -6,7 +6,7 @@ import { effectiveClaimsMapping } from '../common/oidc/standard-claims.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConsentAdminService, type LoginRequestView } from '../consent/index.js';
 import { IdentitiesService, type IdentityRecord } from '../identities/index.js';
-import { BrowserUiService, type BrowserSessionView } from '../self-service/index.js';
+import { BrowserUiService, type BrowserSessionView, FlowResponder, selfServiceRequestOf } from '../self-service/index.js';
 import { claimsByScope, claimsForScopes, type ClaimsByScope } from './identity-claims.js';
 import { SCOPE_TEXTS, UI_TEXTS } from './ui-catalogue.js';
 import { checked, decisionOf, queryValue, requiredField, singleValue } from './ui-forms.js';
@@ -45,6 +45,7 @@ export class OAuth2Pages {
     private readonly selfService: BrowserUiService,
     private readonly identities: IdentitiesService,
     private readonly renderer: UiRenderer,
+    private readonly responder: FlowResponder,
   ) {
     this.issuer = config.urls.issuer;
     this.mapping = effectiveClaimsMapping(config.oauth2.claimsMapping);
@@ -65,7 +66,7 @@ export class OAuth2Pages {
       });
       return this.renderer.redirect(http.reply, location);
     }
-    const session = await this.selfService.session(http.request);
+    const session = await this.selfService.session(selfServiceRequestOf(http.request));
     if (session === undefined || !this.freshEnough(session, request.requestUrl, request.requestedAt)) {
       const signIn = new URL(`${this.issuer}/self-service/login/browser`);
       if (session !== undefined) signIn.searchParams.set('refresh', 'true');
@@ -78,19 +79,19 @@ export class OAuth2Pages {
       clientName: clientName(client),
       action: `${this.issuer}/ui/oauth2/login`,
       challenge,
-      csrfToken: this.selfService.formToken(http.request, http.reply),
+      csrfToken: this.formToken(http),
     });
   }
 
   /** `POST /ui/oauth2/login`: continue (remembered per the checkbox) or cancel, back to the client either way. */
   async submitLogin(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('login');
-    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
+    this.selfService.verifyFormToken(selfServiceRequestOf(http.request), singleValue(http.request.body, 'csrf_token'));
     const challenge = requiredField(http.request, 'login_challenge');
     if (decisionOf(http.request) === 'reject') {
       return this.renderer.redirect(http.reply, await this.consent.rejectLoginRequest(challenge, DENIED));
     }
-    const session = await this.selfService.session(http.request);
+    const session = await this.selfService.session(selfServiceRequestOf(http.request));
     if (session === undefined) return this.renderer.redirect(http.reply, this.pageUrl('login', 'login_challenge', challenge));
     const record = await this.identities.get(session.identityId);
     const remember = checked(http.request, 'remember');
@@ -132,14 +133,14 @@ export class OAuth2Pages {
       })),
       action: `${this.issuer}/ui/oauth2/consent`,
       challenge,
-      csrfToken: this.selfService.formToken(http.request, http.reply),
+      csrfToken: this.formToken(http),
     });
   }
 
   /** `POST /ui/oauth2/consent`: allow (remembered per the checkbox) or deny. */
   async submitConsent(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('consent');
-    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
+    this.selfService.verifyFormToken(selfServiceRequestOf(http.request), singleValue(http.request.body, 'csrf_token'));
     const challenge = requiredField(http.request, 'consent_challenge');
     if (decisionOf(http.request) === 'reject') {
       return this.renderer.redirect(http.reply, await this.consent.rejectConsentRequest(challenge, DENIED));
@@ -156,21 +157,23 @@ export class OAuth2Pages {
     return this.renderer.send(http.reply, 'logout', UI_TEXTS.logout.title, {
       action: `${this.issuer}/ui/oauth2/logout`,
       challenge,
-      csrfToken: this.selfService.formToken(http.request, http.reply),
+      csrfToken: this.formToken(http),
     });
   }
 
   /** `POST /ui/oauth2/logout`: yes ends the self-service session and goes on with the logout; no stays signed in. */
   async submitLogout(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('logout');
-    this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
+    this.selfService.verifyFormToken(selfServiceRequestOf(http.request), singleValue(http.request.body, 'csrf_token'));
     const challenge = requiredField(http.request, 'logout_challenge');
     if (decisionOf(http.request) === 'reject') {
       await this.consent.rejectLogoutRequest(challenge);
       return this.renderer.send(http.reply, 'message', UI_TEXTS.logout.title, { text: UI_TEXTS.logout.stayed });
     }
     const location = await this.consent.acceptLogoutRequest(challenge);
-    await this.selfService.endSession(http.request, http.reply);
+    const input = selfServiceRequestOf(http.request);
+    await this.selfService.endSession(input);
+    this.responder.writeCookies(http.reply, input);
     return this.renderer.redirect(http.reply, location);
   }
 
@@ -233,6 +236,14 @@ export class OAuth2Pages {
   /** A page whose URL setting points at an app of one's own is not served. */
   private assertOn(page: 'login' | 'consent' | 'logout'): void {
     if (!this.config.oauth2.builtInPages[page]) throw UiError.pageNotFound();
+  }
+
+  /** The form token of this page's form; the browser's CSRF cookie is set when it has none. */
+  private formToken(http: PageHttp): string {
+    const input = selfServiceRequestOf(http.request);
+    const token = this.selfService.formToken(input);
+    this.responder.writeCookies(http.reply, input);
+    return token;
   }
 }
 

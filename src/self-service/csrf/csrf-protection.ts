@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../common/crypto/digest.js';
-import { requestCookies } from '../../common/http/cookies.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { setCookie, type SelfServiceRequest } from '../flows/self-service-request.js';
 import { SelfServiceError } from '../self-service.errors.js';
-import { cookieOptions, CSRF_COOKIE } from '../self-service-cookies.js';
+import { CSRF_COOKIE } from '../self-service-cookies.js';
 import { formTokenFor, formTokenMatches, isCookieToken, newCookieToken } from './csrf-tokens.js';
 
 /** Lifetime of the CSRF cookie (nosurf's, as Kratos): it outlives any flow, so open tabs keep working. */
@@ -22,14 +21,13 @@ export class CsrfProtection {
    * Makes sure the browser holds a CSRF cookie (keeps a well-formed one, so parallel tabs share it;
    * sets a new one otherwise) and returns the form token for it, to put in the flow's `csrf_token` node.
    */
-  issue(request: FastifyRequest, reply: FastifyReply): string {
-    let cookieToken = requestCookies(request)[CSRF_COOKIE];
+  issue(request: SelfServiceRequest): string {
+    let cookieToken = request.browserCookies[CSRF_COOKIE];
     if (!isCookieToken(cookieToken)) {
       cookieToken = newCookieToken();
-      void reply.setCookie(CSRF_COOKIE, cookieToken, cookieOptions(this.config.cookies, CSRF_COOKIE_MAX_AGE_SECONDS));
+      setCookie(request, { name: CSRF_COOKIE, value: cookieToken, maxAgeSeconds: CSRF_COOKIE_MAX_AGE_SECONDS });
       // A request may start a flow and read the cookie again later in the same handler (e.g. restart).
-      // Read anew: the first setCookie on a reply replaces the request's cookie object (requestCookies).
-      requestCookies(request)[CSRF_COOKIE] = cookieToken;
+      request.browserCookies[CSRF_COOKIE] = cookieToken;
     }
     return formTokenFor(cookieToken, this.secrets()[0]!);
   }
@@ -39,16 +37,16 @@ export class CsrfProtection {
    * request's CSRF cookie and, when `expectedHash` is given, is the token the flow was issued with
    * (its SHA-256, `flow.csrfTokenHash`).
    */
-  verify(request: FastifyRequest, formToken: unknown, expectedHash?: string | null): void {
-    const cookieToken = requestCookies(request)[CSRF_COOKIE];
+  verify(request: SelfServiceRequest, formToken: unknown, expectedHash?: string | null): void {
+    const cookieToken = request.browserCookies[CSRF_COOKIE];
     if (typeof formToken !== 'string' || formToken === '' || !isCookieToken(cookieToken)) throw SelfServiceError.csrf();
     if (expectedHash !== undefined && expectedHash !== null && sha256Hex(formToken) !== expectedHash) throw SelfServiceError.csrf();
     if (!formTokenMatches(formToken, cookieToken, this.secrets())) throw SelfServiceError.csrf();
   }
 
   /** Drops the CSRF cookie (logout): the next flow gets a new one. */
-  clear(reply: FastifyReply): void {
-    void reply.clearCookie(CSRF_COOKIE, cookieOptions(this.config.cookies, undefined));
+  clear(request: SelfServiceRequest): void {
+    setCookie(request, { name: CSRF_COOKIE, value: null });
   }
 
   private secrets(): readonly string[] {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../common/crypto/digest.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { EmbeddedRead } from '../../database/named-statements.js';
@@ -9,21 +8,16 @@ import { CsrfProtection } from '../csrf/csrf-protection.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { csrfNode } from '../ui/ui-nodes.js';
 import { withMessages, type UiContainer, type UiNode, type UiText } from '../ui/ui-container.js';
-import { markBrowserRequest } from './browser-requests.js';
 import { FlowEntity } from './entities/flow.entity.js';
 import { FLOW_KINDS, type FlowKind, type FlowType } from './flow-kind.js';
+import type { FlowOutcome } from './flow-outcome.js';
 import { FlowsRepository, type FlowChanges } from './flows.repository.js';
 import type { FailureCounts, FailureQuery } from '../login/login-throttle.js';
 import { allowedReturnTo } from './return-to.js';
+import { markBrowserFlow, type SelfServiceRequest } from './self-service-request.js';
 
-function flowParameter(http: SelfServiceHttp): unknown {
-  return (http.request.query as Record<string, unknown>)['flow'];
-}
-
-/** The request and reply of one self-service exchange (cookies are read from one and set on the other). */
-export interface SelfServiceHttp {
-  readonly request: FastifyRequest;
-  readonly reply: FastifyReply;
+function flowParameter(request: SelfServiceRequest): unknown {
+  return request.query['flow'];
 }
 
 /** What a new flow is made of. The `csrf_token` node is added first by `start`. */
@@ -52,8 +46,9 @@ export interface SubmittedFlow {
 /**
  * The flow framework shared by every kind (login, registration, settings, recovery, verification):
  * creating flows (with the CSRF node and cookie of browser flows), fetching them (404, 410), loading
- * them for a submit, enforcing the API/browser conventions of a submit, and saving changes.
- * HTTP answers are written by FlowReplies; kinds add their nodes, rules and outcomes.
+ * them for a submit (the first step of its prologue; the others are in ./steps), the outcomes of a
+ * shown or restarted flow, and saving changes. Kinds add their nodes, rules and methods; FlowResponder
+ * writes the outcomes as HTTP answers.
  */
 @Injectable()
 export class FlowsService {
@@ -68,11 +63,11 @@ export class FlowsService {
    * CSRF cookie (if the browser has none) and its form token in the `csrf_token` node; API flows an
    * empty one. `request_url` is the URL of the request that started it.
    */
-  async start(start: FlowStart, http: SelfServiceHttp): Promise<FlowEntity> {
+  async start(start: FlowStart, request: SelfServiceRequest): Promise<FlowEntity> {
     const id = randomUUID();
     const now = new Date();
-    const token = start.type === 'browser' ? this.csrf.issue(http.request, http.reply) : '';
-    if (start.type === 'browser') markBrowserRequest(http.request);
+    const token = start.type === 'browser' ? this.csrf.issue(request) : '';
+    if (start.type === 'browser') markBrowserFlow(request);
     const ui: UiContainer = withMessages(
       {
         action: `${this.config.urls.issuer}${FLOW_KINDS[start.kind].path}?flow=${id}`,
@@ -88,7 +83,7 @@ export class FlowsService {
       state: start.state ?? null,
       active: null,
       forced: start.forced ?? false,
-      requestUrl: this.requestUrl(http.request),
+      requestUrl: `${this.config.urls.issuer}${request.url}`,
       returnTo: start.returnTo ?? null,
       ui,
       csrfTokenHash: token === '' ? null : sha256Hex(token),
@@ -122,39 +117,25 @@ export class FlowsService {
    * Loads the flow named by the `flow` query parameter of a submit (400 / 404 as `find`) and marks
    * browser flows' requests (so errors go to the error UI). Says whether it expired.
    */
-  async forSubmit(kind: FlowKind, http: SelfServiceHttp): Promise<SubmittedFlow> {
-    return this.submitted(await this.find(kind, flowParameter(http)), http);
+  async forSubmit(kind: FlowKind, request: SelfServiceRequest): Promise<SubmittedFlow> {
+    return this.submitted(await this.find(kind, flowParameter(request)), request);
   }
 
   /**
-   * `forSubmit('login', http)` that also reads, in the same statement, the failed-login counts of
+   * `forSubmit('login', request)` that also reads, in the same statement, the failed-login counts of
    * `failures` and the result of `credential` (the submit's first reads in one round trip).
    */
   async forLoginSubmit<C>(
-    http: SelfServiceHttp,
+    request: SelfServiceRequest,
     failures: FailureQuery,
     credential: EmbeddedRead<C>,
   ): Promise<SubmittedFlow & { readonly failureCounts: FailureCounts; readonly credential: C }> {
-    const found = await this.load(flowParameter(http), (id) => this.repository.findLoginForSubmit(id, failures, credential));
+    const found = await this.load(flowParameter(request), (id) => this.repository.findLoginForSubmit(id, failures, credential));
     return {
-      ...this.submitted(found.flow, http),
+      ...this.submitted(found.flow, request),
       failureCounts: { keys: failures.keys, rows: found.failures },
       credential: found.credential,
     };
-  }
-
-  /**
-   * The API/browser conventions of a submit: an API flow must not come from a browser (a `Cookie` or
-   * `Origin` header: 400); a browser flow must carry the CSRF token it was issued with, matching the
-   * browser's CSRF cookie (403 `security_csrf_violation`).
-   */
-  assertSubmitAllowed(flow: FlowEntity, request: FastifyRequest, csrfToken: unknown): void {
-    if (flow.type === 'api') {
-      if (request.headers.cookie !== undefined) throw SelfServiceError.browserRequestOnApiFlow('Cookie');
-      if (request.headers.origin !== undefined) throw SelfServiceError.browserRequestOnApiFlow('Origin');
-      return;
-    }
-    this.csrf.verify(request, csrfToken, flow.csrfTokenHash);
   }
 
   /**
@@ -178,8 +159,8 @@ export class FlowsService {
    * The `return_to` query parameter, checked against SELFSERVICE_ALLOWED_RETURN_URLS (plus the issuer,
    * the default return URL and the UI URLs); undefined when absent, 400 when not allowed.
    */
-  returnTo(request: FastifyRequest): string | undefined {
-    const raw = (request.query as Record<string, unknown>)['return_to'];
+  returnTo(request: SelfServiceRequest): string | undefined {
+    const raw = request.query['return_to'];
     if (raw === undefined || raw === '') return undefined;
     if (typeof raw !== 'string') throw SelfServiceError.invalidRequest('return_to must be given once.', { parameter: 'return_to' });
     const allowed = allowedReturnTo(raw, this.allowedReturnUrls());
@@ -208,17 +189,31 @@ export class FlowsService {
     return found;
   }
 
-  private submitted(flow: FlowEntity, http: SelfServiceHttp): SubmittedFlow {
-    if (flow.type === 'browser') markBrowserRequest(http.request);
+  /**
+   * The flow shown (started, or its form again after a submit): API and SPA get `body` with `apiStatus`
+   * (200 for a new flow or state, 400 for errors), a navigating browser a 302 to its UI.
+   */
+  shown(flow: FlowEntity, body: unknown, apiStatus: 200 | 400): FlowOutcome {
+    return { kind: 'flow', type: flow.type, status: apiStatus, body, uiUrl: this.uiUrl(flow) };
+  }
+
+  /**
+   * The submitted flow had expired and `fresh` replaces it (carrying the "expired" message): a 302 to the
+   * fresh flow; for API flows to `GET <kind>/flows?id=` with the fresh flow as the body too, so clients
+   * that do not follow redirects still get it; for browsers to the UI.
+   */
+  restarted(fresh: FlowEntity, body: unknown): FlowOutcome {
+    const apiLocation = `${this.config.urls.issuer}${FLOW_KINDS[fresh.kind].path}/flows?id=${fresh.id}`;
+    return { kind: 'restarted', type: fresh.type, apiLocation, body, uiUrl: this.uiUrl(fresh) };
+  }
+
+  private submitted(flow: FlowEntity, request: SelfServiceRequest): SubmittedFlow {
+    if (flow.type === 'browser') markBrowserFlow(request);
     return { expired: flow.expiresAt.getTime() <= Date.now(), flow };
   }
 
   private allowedReturnUrls(): string[] {
     const { selfService, urls } = this.config;
     return [urls.issuer, selfService.defaultBrowserReturnUrl, ...Object.values(selfService.urls), ...selfService.allowedReturnUrls];
-  }
-
-  private requestUrl(request: FastifyRequest): string {
-    return `${this.config.urls.issuer}${request.url}`;
   }
 }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { SelfServiceRequest } from '../flows/self-service-request.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { decodeJsonBody, parseForm, type FormFields } from './form-parser.js';
 import type { SchemaPath } from './schema-paths.js';
@@ -8,7 +8,7 @@ import type { SchemaPath } from './schema-paths.js';
  * (`application/x-www-form-urlencoded`, as Fastify parsed them) and JSON. Anything else, or no body, is
  * a 400 `invalid_request` (Kratos refuses an empty body the same way).
  */
-export function decodeSubmission(request: FastifyRequest, paths: readonly SchemaPath[]): Record<string, unknown> {
+export function decodeSubmission(request: SelfServiceRequest, paths: readonly SchemaPath[]): Record<string, unknown> {
   const decoded = decodeBody(request, paths);
   const field = fieldWithNul(decoded, '');
   // PostgreSQL cannot store U+0000 in text or jsonb; no legitimate form value holds it.
@@ -16,8 +16,8 @@ export function decodeSubmission(request: FastifyRequest, paths: readonly Schema
   return decoded;
 }
 
-function decodeBody(request: FastifyRequest, paths: readonly SchemaPath[]): Record<string, unknown> {
-  const type = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+function decodeBody(request: SelfServiceRequest, paths: readonly SchemaPath[]): Record<string, unknown> {
+  const type = (request.contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
   const body = request.body;
   if (type === 'application/x-www-form-urlencoded' && body !== null && typeof body === 'object') {
     return parseForm(body as FormFields, paths);

@@ -2,6 +2,8 @@ import { Body, Delete, Get, Header, HttpCode, Req, Res, UseFilters } from '@nest
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PublicController } from '../../common/auth/controllers.js';
 import { BrowserErrorFilter } from '../errors/browser-error.filter.js';
+import { FlowResponder } from '../flows/flow-responder.js';
+import { selfServiceRequestOf } from '../flows/self-service-edge.js';
 import { RevokeSessionDto } from './dto/revoke-session.dto.js';
 import { LogoutService, type LogoutUrlResponse } from './logout.service.js';
 
@@ -14,7 +16,10 @@ import { LogoutService, type LogoutUrlResponse } from './logout.service.js';
 @PublicController()
 @UseFilters(BrowserErrorFilter)
 export class LogoutController {
-  constructor(private readonly logout: LogoutService) {}
+  constructor(
+    private readonly logout: LogoutService,
+    private readonly responder: FlowResponder,
+  ) {}
 
   @Delete('self-service/logout/api')
   @HttpCode(204)
@@ -31,16 +36,18 @@ export class LogoutController {
   @Get('self-service/logout/browser')
   @Header('cache-control', 'no-store')
   logoutUrl(@Req() request: FastifyRequest): Promise<LogoutUrlResponse> {
-    return this.logout.logoutUrl(request);
+    return this.logout.logoutUrl(selfServiceRequestOf(request));
   }
 
   @Get('self-service/logout')
   tokenLogout(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.logout.tokenLogout({ request, reply });
+    const input = selfServiceRequestOf(request);
+    return this.responder.answer(request, reply, input, this.logout.tokenLogout(input));
   }
 
   @Get('self-service/browser/flows/logout')
   browserLogout(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.logout.browserLogout({ request, reply });
+    const input = selfServiceRequestOf(request);
+    return this.responder.answer(request, reply, input, this.logout.browserLogout(input));
   }
 }

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { CsrfProtection } from '../csrf/csrf-protection.js';
-import { markBrowserRequest } from '../flows/browser-requests.js';
-import { FlowReplies } from '../flows/flow-replies.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
+import { redirect, type FlowOutcome } from '../flows/flow-outcome.js';
+import { FlowsService } from '../flows/flows.service.js';
+import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 
@@ -31,7 +30,6 @@ export class LogoutService {
     private readonly sessions: SessionsService,
     private readonly csrf: CsrfProtection,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
   ) {}
 
   /** Revokes the session of a token: 403 `invalid_session_token` when it is unknown, expired or already revoked. */
@@ -40,7 +38,7 @@ export class LogoutService {
   }
 
   /** `GET /self-service/logout/browser`: the logout URL and token of the request's session; 401 `session_inactive` without one. */
-  async logoutUrl(request: FastifyRequest): Promise<LogoutUrlResponse> {
+  async logoutUrl(request: SelfServiceRequest): Promise<LogoutUrlResponse> {
     const { session } = await this.sessions.require(request);
     const token = this.sessions.logoutTokenOf(session);
     return {
@@ -54,13 +52,13 @@ export class LogoutService {
    * logout token (403 `security_csrf_violation` otherwise, nothing ended), then as `browserLogout`.
    * A missing token is 400; without a session there is nothing to end and the browser is only sent on.
    */
-  async tokenLogout(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    const token = (http.request.query as Record<string, unknown>)['token'];
+  async tokenLogout(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    const token = request.query['token'];
     if (typeof token !== 'string' || token === '' || token.length > MAX_LOGOUT_TOKEN_LENGTH) {
       throw SelfServiceError.invalidRequest('Please include the logout token in the URL query (token).', { parameter: 'token' });
     }
-    return this.endSession(http, token);
+    return this.endSession(request, token);
   }
 
   /**
@@ -69,24 +67,24 @@ export class LogoutService {
    * allowed, else to SELFSERVICE_DEFAULT_BROWSER_RETURN_URL. Without a session it only redirects. With
    * SELFSERVICE_LOGOUT_REQUIRE_TOKEN it needs the session's logout token, as `tokenLogout`.
    */
-  browserLogout(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    if (!this.config.selfService.logoutRequiresToken) return this.endSession(http, undefined);
-    const token = (http.request.query as Record<string, unknown>)['token'];
-    return this.endSession(http, typeof token === 'string' && token.length <= MAX_LOGOUT_TOKEN_LENGTH ? token : '');
+  async browserLogout(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    if (!this.config.selfService.logoutRequiresToken) return this.endSession(request, undefined);
+    const token = request.query['token'];
+    return this.endSession(request, typeof token === 'string' && token.length <= MAX_LOGOUT_TOKEN_LENGTH ? token : '');
   }
 
   /** Ends the request's session, checking `logoutToken` unless undefined, clears the cookies and redirects. */
-  private async endSession(http: SelfServiceHttp, logoutToken: string | undefined): Promise<FastifyReply> {
-    const active = await this.sessions.fromRequest(http.request);
+  private async endSession(request: SelfServiceRequest, logoutToken: string | undefined): Promise<FlowOutcome> {
+    const active = await this.sessions.fromRequest(request);
     if (active !== undefined) {
       if (logoutToken !== undefined && !this.sessions.isLogoutTokenOf(active.session, logoutToken)) throw SelfServiceError.csrf();
       await this.sessions.revoke(active.token);
     }
-    this.sessions.clearCookie(http.reply);
-    this.csrf.clear(http.reply);
-    const returnTo = (http.request.query as Record<string, unknown>)['return_to'];
+    this.sessions.clearCookie(request);
+    this.csrf.clear(request);
+    const returnTo = request.query['return_to'];
     const allowed = typeof returnTo === 'string' ? this.flows.allowedReturnTo(returnTo) : undefined;
-    return this.replies.redirect(http.reply, allowed ?? this.config.selfService.defaultBrowserReturnUrl);
+    return redirect(allowed ?? this.config.selfService.defaultBrowserReturnUrl);
   }
 }

@@ -1,19 +1,23 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { isUuid } from '../../database/uuid.js';
 import { Courier } from '../courier/courier.js';
+import { CsrfProtection } from '../csrf/csrf-protection.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import type { FlowType } from '../flows/flow-kind.js';
 import { FLOW_KINDS } from '../flows/flow-kind.js';
+import type { FlowMethod } from '../flows/flow-method.js';
+import { json, redirect, type FlowOutcome } from '../flows/flow-outcome.js';
 import { toFlowResponse } from '../flows/flow.mapper.js';
-import { FlowReplies } from '../flows/flow-replies.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
+import { FlowsService, type SubmittedFlow } from '../flows/flows.service.js';
+import type { SelfServiceRequest } from '../flows/self-service-request.js';
+import { checkCsrf } from '../flows/steps/check-csrf.js';
+import { restartIfExpired, type FlowRestarter } from '../flows/steps/restart-if-expired.js';
 import { decodeSubmission } from '../forms/submission.js';
 import { SelfServiceError, SelfServiceErrorCode } from '../self-service.errors.js';
 import type { UiText } from '../ui/ui-container.js';
-import { LINK_FIELDS, LINK_METHOD, linkNodes, linkUrl, readLinkSubmission } from './link-form.js';
 import { LinkFlowState, type LinkFlowKind } from './link-flow-kind.js';
+import { LINK_FIELDS, LINK_METHOD, linkNodes, linkUrl, readLinkSubmission } from './link-form.js';
 
 /** Longer `token` values are no token of ours; refusing them early keeps hashing bounded. */
 const MAX_TOKEN_LENGTH = 256;
@@ -25,9 +29,9 @@ export interface LinkQuery {
 }
 
 /**
- * The steps recovery and verification share (seed 001's recovery state table; Kratos' link strategy):
- * start a flow, fetch it, take an e-mail address and send the link (the same answer whether or not
- * anyone has the address: S53), restart a flow with a message, and read a link's query.
+ * The steps recovery and verification share (Kratos' link strategy): start a flow, fetch it, the
+ * submit's prologue, the `link` method (take an e-mail address and send the link, the same answer
+ * whether or not anyone has the address), restart a flow with a message, and read a link's query.
  *
  * A submit answers before it looks the address up: a known address costs more work (a token row, for
  * verification an address update, a different e-mail) than an unknown one, and doing that work
@@ -36,7 +40,8 @@ export interface LinkQuery {
  * has left (`bench/enumeration-timing.mjs` compares the two).
  */
 @Injectable()
-export class LinkFlowSteps implements OnModuleDestroy {
+export class LinkFlowSteps implements OnModuleDestroy, FlowRestarter<LinkFlowKind>, FlowMethod<LinkFlowKind> {
+  readonly method = LINK_METHOD;
   private readonly logger = new Logger('SelfService');
   /** Sends started after an answer and not ended yet: a graceful stop waits for them. */
   private readonly pending = new Set<Promise<void>>();
@@ -44,7 +49,7 @@ export class LinkFlowSteps implements OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
+    private readonly csrf: CsrfProtection,
     private readonly courier: Courier,
   ) {}
 
@@ -52,42 +57,53 @@ export class LinkFlowSteps implements OnModuleDestroy {
   start(
     kind: LinkFlowKind,
     type: FlowType,
-    http: SelfServiceHttp,
+    request: SelfServiceRequest,
     messages: readonly UiText[] = [],
     returnTo?: string,
   ): Promise<FlowEntity> {
     return this.flows.start(
       { kind: kind.kind, type, nodes: linkNodes(), state: LinkFlowState.ChooseMethod, messages, returnTo: returnTo ?? null },
-      http,
+      request,
     );
   }
 
   /** Init: API → 200 with the flow; browser → 302 to the UI. */
-  async init(kind: LinkFlowKind, type: FlowType, http: SelfServiceHttp, returnTo?: string): Promise<FastifyReply> {
-    const flow = await this.start(kind, type, http, [], returnTo);
-    return this.replies.started(http, flow, toFlowResponse(flow), this.flows.uiUrl(flow));
+  async init(kind: LinkFlowKind, type: FlowType, request: SelfServiceRequest, returnTo?: string): Promise<FlowOutcome> {
+    const flow = await this.start(kind, type, request, [], returnTo);
+    return this.flows.shown(flow, toFlowResponse(flow), 200);
   }
 
   /** `GET <kind>/flows?id=`: 200, 404, or 410 when expired. */
-  async fetch(kind: LinkFlowKind, http: SelfServiceHttp): Promise<FastifyReply> {
-    const flow = await this.flows.fetch(kind.kind, (http.request.query as Record<string, unknown>)['id']);
-    return this.replies.json(http.reply, 200, toFlowResponse(flow));
+  async fetch(kind: LinkFlowKind, request: SelfServiceRequest): Promise<FlowOutcome> {
+    const flow = await this.flows.fetch(kind.kind, request.query['id']);
+    return json(200, toFlowResponse(flow));
   }
 
   /**
-   * A submit of a loaded flow (the caller checked sessions where its kind needs it):
+   * A submit of a loaded flow (the caller applied its kind's session rule), as named steps:
    * - expired → a fresh flow of the same type with the "expired" message (API: 302 to it; browser: 302 to the UI);
    * - already `passed_challenge` → likewise, with "already completed";
    * - decode, then the API/browser conventions (API: no Cookie/Origin, 400; browser: CSRF, 403);
-   * - a bad form (method other than `link`, missing or malformed `email`) → the form again with the error
-   *   (API: 400 with the flow; browser: 302 to the UI), state unchanged;
-   * - otherwise the e-mail is queued and the flow moves to `sent_email` (API: 200; browser: 302 to the UI).
+   * - then the `link` method (`submit`), the one method of these kinds.
    */
-  async submit(kind: LinkFlowKind, http: SelfServiceHttp, flow: FlowEntity, expired: boolean): Promise<FastifyReply> {
-    if (expired) return this.restart(kind, http, flow, kind.messages.expired(flow.expiresAt));
-    if (flow.state === LinkFlowState.PassedChallenge) return this.restart(kind, http, flow, kind.messages.alreadyCompleted());
-    const body = decodeSubmission(http.request, LINK_FIELDS);
-    this.flows.assertSubmitAllowed(flow, http.request, body['csrf_token']);
+  async submitFlow(kind: LinkFlowKind, request: SelfServiceRequest, submitted: SubmittedFlow): Promise<FlowOutcome> {
+    const { flow } = submitted;
+    const restarted = restartIfExpired(this, request, submitted, kind);
+    if (restarted !== undefined) return restarted;
+    if (flow.state === LinkFlowState.PassedChallenge) return this.restart(request, flow, kind.messages.alreadyCompleted(), kind);
+    const body = decodeSubmission(request, LINK_FIELDS);
+    checkCsrf(this.csrf, flow, request, body);
+    return this.submit(request, flow, body, kind);
+  }
+
+  /**
+   * The `link` method (a missing `method` means it too):
+   * - a bad form (another method, missing or malformed `email`) → the form again with the error
+   *   (API: 400 with the flow; browser: 302 to the UI), state unchanged;
+   * - otherwise the flow moves to `sent_email` (API: 200; browser: 302 to the UI) and the e-mail is
+   *   queued once the answer has left.
+   */
+  async submit(_request: SelfServiceRequest, flow: FlowEntity, body: Record<string, unknown>, kind: LinkFlowKind): Promise<FlowOutcome> {
     const submission = readLinkSubmission(body, kind.messages.noStrategy);
     if (!submission.ok) {
       const ui = this.flows.form(
@@ -96,23 +112,29 @@ export class LinkFlowSteps implements OnModuleDestroy {
         submission.formError === undefined ? [] : [submission.formError],
       );
       const saved = await this.flows.save(flow, { active: LINK_METHOD, ui });
-      return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 400);
+      return this.flows.shown(saved, toFlowResponse(saved), 400);
     }
     const saved = await this.flows.save(flow, {
       state: LinkFlowState.SentEmail,
       active: LINK_METHOD,
       ui: this.flows.form(flow, linkNodes(submission.email), [kind.messages.emailSent()]),
     });
-    this.sendAfterAnswer(http, kind, flow.id, flow.expiresAt, submission.email);
-    return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 200);
+    return {
+      ...this.flows.shown(saved, toFlowResponse(saved), 200),
+      onSent: this.sendAfterAnswer(kind, flow.id, flow.expiresAt, submission.email),
+    };
   }
 
   /**
-   * `sendLink` once the answer has gone (the response closed); a failure is logged (without the address),
-   * the answer stands. Counted as pending from now, so that a stop right after the answer still sends.
+   * `sendLink` once the answer has gone (the returned function, the outcome's `onSent`, is called when the
+   * response closed); a failure is logged (without the address), the answer stands. Counted as pending
+   * from now, so that a stop right after the answer still sends.
    */
-  private sendAfterAnswer(http: SelfServiceHttp, kind: LinkFlowKind, flowId: string, expiresAt: Date, email: string): void {
-    const answered = new Promise<void>((resolve) => http.reply.raw.once('close', () => resolve()));
+  private sendAfterAnswer(kind: LinkFlowKind, flowId: string, expiresAt: Date, email: string): () => void {
+    let sent!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
     const sending = answered
       .then(() => this.sendLink(kind, flowId, expiresAt, email))
       .catch((error: unknown) => {
@@ -120,6 +142,7 @@ export class LinkFlowSteps implements OnModuleDestroy {
       });
     this.pending.add(sending);
     void sending.finally(() => this.pending.delete(sending));
+    return sent;
   }
 
   /** A stop after an answer still queues its e-mail: the database closes after this resolves. */
@@ -145,21 +168,21 @@ export class LinkFlowSteps implements OnModuleDestroy {
     );
   }
 
-  /** A fresh flow replacing `flow` (same type), carrying `message`: API 302 to the flow, browser 302 to the UI. */
-  async restart(kind: LinkFlowKind, http: SelfServiceHttp, flow: FlowEntity, message: UiText): Promise<FastifyReply> {
-    const fresh = await this.start(kind, flow.type, http, [message], flow.returnTo ?? undefined);
-    return this.replies.restarted(http, fresh, toFlowResponse(fresh), this.flows.uiUrl(fresh));
+  /** A fresh flow replacing `replaced` (same type), carrying `message`: API 302 to the flow, browser 302 to the UI. */
+  async restart(request: SelfServiceRequest, replaced: FlowEntity, message: UiText, kind: LinkFlowKind): Promise<FlowOutcome> {
+    const fresh = await this.start(kind, replaced.type, request, [message], replaced.returnTo ?? undefined);
+    return this.flows.restarted(fresh, toFlowResponse(fresh));
   }
 
   /** A link that cannot be used: a new browser flow carrying `message`, and 302 to its UI (seed 001). */
-  async restartFromLink(kind: LinkFlowKind, http: SelfServiceHttp, message: UiText): Promise<FastifyReply> {
-    const fresh = await this.start(kind, 'browser', http, [message]);
-    return this.replies.redirect(http.reply, this.flows.uiUrl(fresh));
+  async restartFromLink(kind: LinkFlowKind, request: SelfServiceRequest, message: UiText): Promise<FlowOutcome> {
+    const fresh = await this.start(kind, 'browser', request, [message]);
+    return redirect(this.flows.uiUrl(fresh));
   }
 
   /** The `flow` and `token` of a link, or undefined when either is missing or malformed. */
-  linkQuery(http: SelfServiceHttp): LinkQuery | undefined {
-    const query = http.request.query as Record<string, unknown>;
+  linkQuery(request: SelfServiceRequest): LinkQuery | undefined {
+    const query = request.query as Record<string, unknown>;
     const flowId = query['flow'];
     const token = query['token'];
     if (typeof flowId !== 'string' || !isUuid(flowId)) return undefined;
@@ -168,8 +191,8 @@ export class LinkFlowSteps implements OnModuleDestroy {
   }
 
   /** Whether the request carries a `token` at all (a link) rather than being a plain GET of the submit URL. */
-  hasToken(http: SelfServiceHttp): boolean {
-    return (http.request.query as Record<string, unknown>)['token'] !== undefined;
+  hasToken(request: SelfServiceRequest): boolean {
+    return request.query['token'] !== undefined;
   }
 
   /** The flow of a redeemed link, moved to `passed_challenge`; undefined when the link was not made by a flow (admin links, registration). */

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { AddressTokensService } from '../../identities/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { markBrowserRequest } from '../flows/browser-requests.js';
 import type { FlowType } from '../flows/flow-kind.js';
-import { FlowReplies } from '../flows/flow-replies.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
+import { redirect, type FlowOutcome } from '../flows/flow-outcome.js';
+import { FlowsService } from '../flows/flows.service.js';
+import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
+import { refuseSignedIn } from '../flows/steps/enforce-session-rule.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { SettingsFlows } from '../settings/settings-flows.service.js';
@@ -31,34 +31,35 @@ export class RecoveryFlows {
     private readonly steps: LinkFlowSteps,
     private readonly kind: RecoveryFlowKind,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
     private readonly sessions: SessionsService,
     private readonly settings: SettingsFlows,
     private readonly tokens: AddressTokensService,
   ) {}
 
   /** `GET /self-service/recovery/api`: 400 with a valid session. */
-  async initApi(http: SelfServiceHttp): Promise<FastifyReply> {
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) throw SelfServiceError.alreadyLoggedIn('recovery');
-    return this.steps.init(this.kind, 'api', http);
+  async initApi(request: SelfServiceRequest): Promise<FlowOutcome> {
+    if ((await this.sessions.fromRequest(request)) !== undefined) throw SelfServiceError.alreadyLoggedIn('recovery');
+    return this.steps.init(this.kind, 'api', request);
   }
 
   /** `GET /self-service/recovery/browser`: 302 to the recovery UI (to the default return URL with a session). */
-  async initBrowser(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) return this.loggedIn(http, 'browser');
-    return this.steps.init(this.kind, 'browser', http);
+  async initBrowser(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    if ((await this.sessions.fromRequest(request)) !== undefined) return this.loggedIn('browser');
+    return this.steps.init(this.kind, 'browser', request);
   }
 
-  fetch(http: SelfServiceHttp): Promise<FastifyReply> {
-    return this.steps.fetch(this.kind, http);
+  async fetch(request: SelfServiceRequest): Promise<FlowOutcome> {
+    return this.steps.fetch(this.kind, request);
   }
 
-  /** `POST /self-service/recovery?flow=` with `email`: see LinkFlowSteps.submit. */
-  async submit(http: SelfServiceHttp): Promise<FastifyReply> {
-    const { flow, expired } = await this.flows.forSubmit('recovery', http);
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) return this.loggedIn(http, flow.type);
-    return this.steps.submit(this.kind, http, flow, expired);
+  /** `POST /self-service/recovery?flow=` with `email`: the session rule, then LinkFlowSteps.submitFlow. */
+  async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const submitted = await this.flows.forSubmit('recovery', request);
+    const active = await this.sessions.fromRequest(request);
+    const signedIn = refuseSignedIn('recovery', submitted.flow, active, this.config.selfService.defaultBrowserReturnUrl);
+    if (signedIn !== undefined) return signedIn;
+    return this.steps.submitFlow(this.kind, request, submitted);
   }
 
   /**
@@ -66,31 +67,34 @@ export class RecoveryFlows {
    * Unknown, used, or another flow's token → 302 to the recovery UI with a new flow holding 4060004;
    * expired → holding 4060005; valid → session, then 302 to the settings UI with a flow holding 1060001.
    */
-  async useLink(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) return this.loggedIn(http, 'browser');
-    if (!this.steps.hasToken(http)) {
+  async useLink(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    if ((await this.sessions.fromRequest(request)) !== undefined) return this.loggedIn('browser');
+    if (!this.steps.hasToken(request)) {
       throw SelfServiceError.invalidRequest(
         'A recovery request was made but no recovery token was included in the request, please retry the flow.',
         { error_id: 4060003 },
       );
     }
-    const link = this.steps.linkQuery(http);
+    const link = this.steps.linkQuery(request);
     const redeemed = link === undefined ? undefined : await this.tokens.redeemRecoveryToken(link.token, link.flowId);
-    if (link === undefined || redeemed === undefined) return this.steps.restartFromLink(this.kind, http, this.kind.messages.tokenInvalid());
-    if (redeemed.expired) return this.steps.restartFromLink(this.kind, http, this.kind.messages.expired(redeemed.expiresAt));
+    if (link === undefined || redeemed === undefined)
+      return this.steps.restartFromLink(this.kind, request, this.kind.messages.tokenInvalid());
+    if (redeemed.expired) return this.steps.restartFromLink(this.kind, request, this.kind.messages.expired(redeemed.expiresAt));
 
     await this.steps.passChallenge(this.kind, link.flowId, redeemed.identityId);
     const { session, token } = await this.sessions.issue(redeemed.identityId, RECOVERY_METHOD);
-    this.sessions.setCookie(http.reply, token);
+    this.sessions.setCookie(request, token);
     const privilegedUntil = new Date(session.authenticatedAt.getTime() + this.config.selfService.privilegedSessionMaxAge * 1000);
-    const settings = await this.settings.startFor(redeemed.identityId, 'browser', http, [UiMessages.recoverySuccessful(privilegedUntil)]);
-    return this.replies.redirect(http.reply, this.flows.uiUrl(settings));
+    const settings = await this.settings.startFor(redeemed.identityId, 'browser', request, [
+      UiMessages.recoverySuccessful(privilegedUntil),
+    ]);
+    return redirect(this.flows.uiUrl(settings));
   }
 
   /** Recovery is for people who cannot log in: API → 400, browser → the default return URL. */
-  private loggedIn(http: SelfServiceHttp, type: FlowType): FastifyReply {
+  private loggedIn(type: FlowType): FlowOutcome {
     if (type === 'api') throw SelfServiceError.alreadyLoggedIn('recovery');
-    return this.replies.redirect(http.reply, this.config.selfService.defaultBrowserReturnUrl);
+    return redirect(this.config.selfService.defaultBrowserReturnUrl);
   }
 }

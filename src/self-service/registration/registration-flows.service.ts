@@ -1,144 +1,97 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { IdentitiesService, type IdentityRecord, type TraitsDescription } from '../../identities/index.js';
-import { attachNodeErrors, type FormErrors } from '../flows/form-errors.js';
-import { markBrowserRequest, wantsJson } from '../flows/browser-requests.js';
+import { IdentitiesService } from '../../identities/index.js';
+import { CsrfProtection } from '../csrf/csrf-protection.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
-import { FLOW_KINDS, type FlowType } from '../flows/flow-kind.js';
+import type { FlowType } from '../flows/flow-kind.js';
+import { methodOf, type FlowMethod } from '../flows/flow-method.js';
+import { json, redirect, type FlowOutcome } from '../flows/flow-outcome.js';
 import { toFlowResponse } from '../flows/flow.mapper.js';
-import { FlowReplies } from '../flows/flow-replies.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
-import { traitsProblemOf } from '../flows/trait-errors.js';
-import { decodeSubmission, stringField } from '../forms/submission.js';
-import { PasswordPolicy } from '../password-policy/password-policy.js';
+import { FlowsService } from '../flows/flows.service.js';
+import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
+import { checkCsrf } from '../flows/steps/check-csrf.js';
+import { refuseSignedIn } from '../flows/steps/enforce-session-rule.js';
+import { restartIfExpired, type FlowRestarter } from '../flows/steps/restart-if-expired.js';
+import { decodeSubmission } from '../forms/submission.js';
 import { SelfServiceError } from '../self-service.errors.js';
-import { toSessionResponse } from '../sessions/session.mapper.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { UiText } from '../ui/ui-container.js';
 import { UiMessages } from '../ui/ui-messages.js';
-import { VerificationSender } from '../verification/verification-sender.js';
+import { PasswordRegistrationMethod } from './password-registration.method.js';
+import { showRegistrationForm, submittedTraits } from './registration-answers.js';
 import { registrationFields, registrationNodes } from './registration-form.js';
 
-const METHOD = 'password';
-
 /**
- * The registration flow with the password method (reference §1.12): traits from the default identity
- * schema, a password through the password policy, then the identity, a verification e-mail for each
- * new address, and a session. Submit steps: load (expired → fresh), refuse when logged in, decode by
- * the schema, API/browser conventions, method, traits, password policy, create, verification, session,
- * answer.
+ * The registration flow: init, fetch, and submit, whose prologue is the named steps of flows/steps and
+ * whose method (`password`, the only one so far) is a strategy.
  */
 @Injectable()
-export class RegistrationFlows {
+export class RegistrationFlows implements FlowRestarter {
+  private readonly methods: readonly FlowMethod<void>[];
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
+    private readonly csrf: CsrfProtection,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
-    private readonly policy: PasswordPolicy,
-    private readonly verification: VerificationSender,
-  ) {}
+    password: PasswordRegistrationMethod,
+  ) {
+    this.methods = [password];
+  }
 
   /** `GET /self-service/registration/api`: 400 with a valid session. */
-  async initApi(http: SelfServiceHttp): Promise<FastifyReply> {
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) throw SelfServiceError.alreadyLoggedIn('registration');
-    const flow = await this.start('api', http, null, []);
-    return this.replies.started(http, flow, toFlowResponse(flow), this.flows.uiUrl(flow));
+  async initApi(request: SelfServiceRequest): Promise<FlowOutcome> {
+    if ((await this.sessions.fromRequest(request)) !== undefined) throw SelfServiceError.alreadyLoggedIn('registration');
+    const flow = await this.start('api', request, null, []);
+    return this.flows.shown(flow, toFlowResponse(flow), 200);
   }
 
   /** `GET /self-service/registration/browser`: 302 to the registration UI, or to `return_to` when logged in. */
-  async initBrowser(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    const returnTo = this.flows.returnTo(http.request);
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) {
-      return this.replies.redirect(http.reply, returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+  async initBrowser(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    const returnTo = this.flows.returnTo(request);
+    if ((await this.sessions.fromRequest(request)) !== undefined) {
+      return redirect(returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
     }
-    const flow = await this.start('browser', http, returnTo ?? null, []);
-    return this.replies.started(http, flow, toFlowResponse(flow), this.flows.uiUrl(flow));
+    const flow = await this.start('browser', request, returnTo ?? null, []);
+    return this.flows.shown(flow, toFlowResponse(flow), 200);
   }
 
   /** `GET /self-service/registration/flows?id=`. */
-  async fetch(http: SelfServiceHttp): Promise<FastifyReply> {
-    const flow = await this.flows.fetch('registration', (http.request.query as Record<string, unknown>)['id']);
-    return this.replies.json(http.reply, 200, toFlowResponse(flow));
+  async fetch(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const flow = await this.flows.fetch('registration', request.query['id']);
+    return json(200, toFlowResponse(flow));
   }
 
-  /** `POST /self-service/registration?flow=`. */
-  async submit(http: SelfServiceHttp): Promise<FastifyReply> {
-    const { flow, expired } = await this.flows.forSubmit('registration', http);
-    if ((await this.sessions.fromRequest(http.request)) !== undefined) {
-      if (flow.type === 'api') throw SelfServiceError.alreadyLoggedIn('registration');
-      return this.replies.redirect(http.reply, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+  /** `POST /self-service/registration?flow=`: the prologue's steps, then the method the body names. */
+  async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const submitted = await this.flows.forSubmit('registration', request);
+    const { flow } = submitted;
+    const active = await this.sessions.fromRequest(request);
+    const signedIn = refuseSignedIn('registration', flow, active, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    if (signedIn !== undefined) return signedIn;
+    const restarted = restartIfExpired(this, request, submitted, undefined);
+    if (restarted !== undefined) return restarted;
+    const body = decodeSubmission(request, registrationFields(this.identities.schemaDocument(undefined)));
+    checkCsrf(this.csrf, flow, request, body);
+    const method = methodOf(this.methods, body);
+    if (method === undefined) {
+      return showRegistrationForm(this.flows, this.identities, flow, submittedTraits(body), {
+        form: [UiMessages.noRegistrationStrategy()],
+      });
     }
-    if (expired) {
-      const fresh = await this.start(flow.type, http, flow.returnTo, [FLOW_KINDS.registration.expiredMessage(flow.expiresAt)]);
-      return this.replies.restarted(http, fresh, toFlowResponse(fresh), this.flows.uiUrl(fresh));
-    }
-    const schema = this.identities.schemaDocument(undefined);
-    const body = decodeSubmission(http.request, registrationFields(schema));
-    this.flows.assertSubmitAllowed(flow, http.request, body['csrf_token']);
-    const traits = isObject(body['traits']) ? body['traits'] : {};
-    if (stringField(body, 'method') !== METHOD) return this.showForm(http, flow, traits, { form: [UiMessages.noRegistrationStrategy()] });
-
-    const described = this.describe(traits);
-    if ('problem' in described) return this.showForm(http, flow, traits, described.problem);
-    const password = stringField(body, 'password') ?? '';
-    if (password === '') return this.showForm(http, flow, traits, { nodes: { password: UiMessages.validationRequired('password') } });
-    const violation = await this.policy.check(password, described.identifiers);
-    if (violation !== undefined) return this.showForm(http, flow, traits, { nodes: { password: violation.message } });
-
-    const created = await this.identities.createWithPassword(described.schemaId, traits, password).catch((error: unknown) => {
-      const problem = traitsProblemOf(error);
-      if (problem === undefined) throw error;
-      return problem;
-    });
-    if (!('identity' in created)) return this.showForm(http, flow, traits, problemErrors(created));
-    await this.flows.save(flow, { active: METHOD });
-    // Queued only (the courier sends): registering never waits for, or fails on, the mail server.
-    await this.verification.sendFor(created);
-    return this.registered(http, flow, created);
+    return method.submit(request, flow, body, undefined);
   }
 
-  /** Issues the session of the new identity and answers (API: identity, session, token; browser: cookie + 302). */
-  private async registered(http: SelfServiceHttp, flow: FlowEntity, record: IdentityRecord): Promise<FastifyReply> {
-    const { session, token } = await this.sessions.issue(record.identity.id, METHOD);
-    const identity = this.sessions.identityOnWire(record);
-    const sessionResponse = toSessionResponse(session, identity);
-    if (flow.type === 'api') return this.replies.json(http.reply, 200, { identity, session: sessionResponse, session_token: token });
-    this.sessions.setCookie(http.reply, token);
-    if (wantsJson(http.request)) return this.replies.json(http.reply, 200, { identity, session: sessionResponse });
-    return this.replies.redirect(http.reply, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+  /** A fresh registration flow replacing `replaced` (same type and `return_to`), carrying `message`. */
+  async restart(request: SelfServiceRequest, replaced: FlowEntity, message: UiText): Promise<FlowOutcome> {
+    const fresh = await this.start(replaced.type, request, replaced.returnTo, [message]);
+    return this.flows.restarted(fresh, toFlowResponse(fresh));
   }
 
-  private describe(traits: Record<string, unknown>): TraitsDescription | { problem: FormErrors } {
-    try {
-      return this.identities.describeTraits(undefined, traits);
-    } catch (error) {
-      const problem = traitsProblemOf(error);
-      if (problem === undefined) throw error;
-      return { problem: problemErrors(problem) };
-    }
-  }
-
-  /** The form again with the submitted traits and the errors: API 400, browser 302 to the UI. */
-  private async showForm(http: SelfServiceHttp, flow: FlowEntity, traits: unknown, errors: FormErrors): Promise<FastifyReply> {
-    const { nodes, orphans } = attachNodeErrors(registrationNodes(this.identities.schemaDocument(undefined), traits), errors.nodes);
-    const saved = await this.flows.save(flow, { active: METHOD, ui: this.flows.form(flow, nodes, [...(errors.form ?? []), ...orphans]) });
-    return this.replies.form(http, saved, toFlowResponse(saved), this.flows.uiUrl(saved), 400);
-  }
-
-  private start(type: FlowType, http: SelfServiceHttp, returnTo: string | null, messages: readonly UiText[]): Promise<FlowEntity> {
+  private start(type: FlowType, request: SelfServiceRequest, returnTo: string | null, messages: readonly UiText[]): Promise<FlowEntity> {
     const nodes = registrationNodes(this.identities.schemaDocument(undefined));
-    return this.flows.start({ kind: 'registration', type, nodes, returnTo, messages }, http);
+    return this.flows.start({ kind: 'registration', type, nodes, returnTo, messages }, request);
   }
-}
-
-function problemErrors(problem: { readonly node: string | undefined; readonly message: UiText }): FormErrors {
-  return problem.node === undefined ? { form: [problem.message] } : { nodes: { [problem.node]: problem.message } };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

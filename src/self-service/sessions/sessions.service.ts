@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import {
   IdentitiesError,
@@ -9,12 +8,13 @@ import {
   type IdentityRecord,
   type IdentityResponseDto,
 } from '../../identities/index.js';
+import { setCookie, type SelfServiceRequest } from '../flows/self-service-request.js';
 import { SelfServiceError } from '../self-service.errors.js';
-import { cookieOptions, SESSION_COOKIE } from '../self-service-cookies.js';
+import { SESSION_COOKIE } from '../self-service-cookies.js';
 import { SessionEntity } from './entities/session.entity.js';
 import { SessionCache } from './session-cache.js';
 import { toSessionResponse, type SessionResponse } from './session.mapper.js';
-import { isLogoutToken, logoutToken, newSessionToken, sessionTokenOf, tokenHash } from './session-token.js';
+import { isLogoutToken, logoutToken, newSessionToken, tokenHash } from './session-token.js';
 import { SessionsRepository } from './sessions.repository.js';
 
 /** A valid session presented by a request, with the token it was presented with. */
@@ -65,13 +65,13 @@ export class SessionsService {
   }
 
   /** The valid session of a request (`X-Session-Token`, cookie, or bearer), or undefined. */
-  async fromRequest(request: FastifyRequest): Promise<ActiveSession | undefined> {
-    const token = sessionTokenOf(request);
+  async fromRequest(request: SelfServiceRequest): Promise<ActiveSession | undefined> {
+    const token = request.sessionToken;
     return token === undefined ? undefined : this.byToken(token);
   }
 
   /** Like `fromRequest`, but 401 `session_inactive` without a valid session. */
-  async require(request: FastifyRequest): Promise<ActiveSession> {
+  async require(request: SelfServiceRequest): Promise<ActiveSession> {
     const active = await this.fromRequest(request);
     if (active === undefined) throw SelfServiceError.noSession();
     return active;
@@ -160,12 +160,12 @@ export class SessionsService {
   }
 
   /** Sets the `service_session` cookie (HttpOnly, SameSite, Secure per config), for SESSION_LIFESPAN. */
-  setCookie(reply: FastifyReply, token: string): void {
-    void reply.setCookie(SESSION_COOKIE, token, cookieOptions(this.config.cookies, this.config.selfService.sessionLifespan));
+  setCookie(request: SelfServiceRequest, token: string): void {
+    setCookie(request, { name: SESSION_COOKIE, value: token, maxAgeSeconds: this.config.selfService.sessionLifespan });
   }
 
-  clearCookie(reply: FastifyReply): void {
-    void reply.clearCookie(SESSION_COOKIE, cookieOptions(this.config.cookies, undefined));
+  clearCookie(request: SelfServiceRequest): void {
+    setCookie(request, { name: SESSION_COOKIE, value: null });
   }
 
   private expiry(from: Date): Date {

@@ -1,27 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { IdentitiesService, type IdentityRecord, type TraitsDescription } from '../../identities/index.js';
-import { markBrowserRequest, wantsJson } from '../flows/browser-requests.js';
+import { IdentitiesService, type IdentityRecord } from '../../identities/index.js';
+import { CsrfProtection } from '../csrf/csrf-protection.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import { FLOW_KINDS, type FlowType } from '../flows/flow-kind.js';
+import { methodOf, type FlowMethod } from '../flows/flow-method.js';
+import { json, redirect, type FlowOutcome } from '../flows/flow-outcome.js';
 import { toFlowResponse } from '../flows/flow.mapper.js';
-import { FlowReplies } from '../flows/flow-replies.js';
-import { attachNodeErrors, type FormErrors } from '../flows/form-errors.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
-import { traitsProblemOf, type TraitsProblem } from '../flows/trait-errors.js';
-import { decodeSubmission, stringField } from '../forms/submission.js';
-import { PasswordPolicy } from '../password-policy/password-policy.js';
-import { SelfServiceError } from '../self-service.errors.js';
-import { SessionsService, type ActiveSession } from '../sessions/sessions.service.js';
+import { FlowsService } from '../flows/flows.service.js';
+import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
+import { checkCsrf } from '../flows/steps/check-csrf.js';
+import { requireFlowOwner } from '../flows/steps/enforce-session-rule.js';
+import { restartIfExpired, type FlowRestarter } from '../flows/steps/restart-if-expired.js';
+import { decodeSubmission } from '../forms/submission.js';
+import { SessionsService } from '../sessions/sessions.service.js';
 import type { UiText } from '../ui/ui-container.js';
 import { UiMessages } from '../ui/ui-messages.js';
-import { VerificationSender } from '../verification/verification-sender.js';
+import { SettingsAnswers, SHOW_FORM } from './settings-answers.js';
 import { settingsFields, settingsNodes } from './settings-form.js';
-
-/** Settings states (Kratos v0.6 `settings/state.go`). */
-const SHOW_FORM = 'show_form';
-const SUCCESS = 'success';
+import { PasswordSettingsMethod, ProfileSettingsMethod, type SettingsState } from './settings-methods.js';
 
 /**
  * The settings flow (reference §1.12): methods `profile` (traits) and `password`, for the identity of
@@ -30,166 +27,91 @@ const SUCCESS = 'success';
  * clients get 403 `session_refresh_required` and browsers are sent to log in again with `refresh=true`.
  */
 @Injectable()
-export class SettingsFlows {
+export class SettingsFlows implements FlowRestarter<IdentityRecord> {
+  private readonly methods: readonly FlowMethod<SettingsState>[];
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
+    private readonly csrf: CsrfProtection,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
-    private readonly policy: PasswordPolicy,
-    private readonly verification: VerificationSender,
-  ) {}
+    private readonly answers: SettingsAnswers,
+    profile: ProfileSettingsMethod,
+    password: PasswordSettingsMethod,
+  ) {
+    this.methods = [profile, password];
+  }
 
   /** `GET /self-service/settings/api`: needs a session (`X-Session-Token` or bearer), else 401. */
-  async initApi(http: SelfServiceHttp): Promise<FastifyReply> {
-    const active = await this.sessions.require(http.request);
+  async initApi(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const active = await this.sessions.require(request);
     const record = await this.identities.get(active.session.identityId);
-    const flow = await this.start('api', http, record, { returnTo: null });
-    return this.replies.started(http, flow, toFlowResponse(flow, this.sessions.identityOnWire(record)), this.flows.uiUrl(flow));
+    const flow = await this.start('api', request, record, { returnTo: null });
+    return this.flows.shown(flow, toFlowResponse(flow, this.sessions.identityOnWire(record)), 200);
   }
 
   /** `GET /self-service/settings/browser`: without a session, 302 to the browser login (coming back here after). */
-  async initBrowser(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    const returnTo = this.flows.returnTo(http.request);
-    const active = await this.sessions.fromRequest(http.request);
+  async initBrowser(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    const returnTo = this.flows.returnTo(request);
+    const active = await this.sessions.fromRequest(request);
     if (active === undefined)
-      return this.replies.redirect(http.reply, this.loginUrl(false, `${this.config.urls.issuer}${FLOW_KINDS.settings.path}/browser`));
+      return redirect(this.answers.loginUrl(false, `${this.config.urls.issuer}${FLOW_KINDS.settings.path}/browser`));
     const record = await this.identities.get(active.session.identityId);
-    const flow = await this.start('browser', http, record, { returnTo: returnTo ?? null });
-    return this.replies.started(http, flow, toFlowResponse(flow, this.sessions.identityOnWire(record)), this.flows.uiUrl(flow));
+    const flow = await this.start('browser', request, record, { returnTo: returnTo ?? null });
+    return this.flows.shown(flow, toFlowResponse(flow, this.sessions.identityOnWire(record)), 200);
   }
 
   /**
    * Starts a settings flow for an identity whose session was just issued elsewhere (recovery): `messages`
    * such as 1060001 are shown on the form. Returns the flow; the caller answers (e.g. 302 to `flows.uiUrl`).
    */
-  async startFor(identityId: string, type: FlowType, http: SelfServiceHttp, messages: readonly UiText[]): Promise<FlowEntity> {
-    return this.start(type, http, await this.identities.get(identityId), { returnTo: null, messages });
+  async startFor(identityId: string, type: FlowType, request: SelfServiceRequest, messages: readonly UiText[]): Promise<FlowEntity> {
+    return this.start(type, request, await this.identities.get(identityId), { returnTo: null, messages });
   }
 
   /** `GET /self-service/settings/flows?id=`: only for the session of the flow's identity (403 otherwise). */
-  async fetch(http: SelfServiceHttp): Promise<FastifyReply> {
-    const active = await this.sessions.require(http.request);
-    const flow = await this.flows.fetch('settings', (http.request.query as Record<string, unknown>)['id']);
-    if (flow.identityId !== active.session.identityId) throw SelfServiceError.identityMismatch();
-    return this.replies.json(http.reply, 200, toFlowResponse(flow, await this.sessions.identityResponse(active.session.identityId)));
+  async fetch(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const active = await this.sessions.require(request);
+    const flow = await this.flows.fetch('settings', request.query['id']);
+    requireFlowOwner(flow, active);
+    return json(200, toFlowResponse(flow, await this.sessions.identityResponse(active.session.identityId)));
   }
 
   /** `GET /self-service/settings/flows?id=` on the admin listener: the admin credential stands in for the session. */
-  async fetchForAdmin(http: SelfServiceHttp): Promise<FastifyReply> {
-    const flow = await this.flows.fetch('settings', (http.request.query as Record<string, unknown>)['id']);
-    return this.replies.json(http.reply, 200, toFlowResponse(flow, await this.sessions.identityResponse(flow.identityId!)));
+  async fetchForAdmin(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const flow = await this.flows.fetch('settings', request.query['id']);
+    return json(200, toFlowResponse(flow, await this.sessions.identityResponse(flow.identityId!)));
   }
 
-  /** `POST /self-service/settings?flow=`. */
-  async submit(http: SelfServiceHttp): Promise<FastifyReply> {
-    const { flow, expired } = await this.flows.forSubmit('settings', http);
-    const active = await this.sessions.require(http.request);
-    if (flow.identityId !== active.session.identityId) throw SelfServiceError.identityMismatch();
+  /** `POST /self-service/settings?flow=`: the prologue's steps, then the method the body names. */
+  async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const submitted = await this.flows.forSubmit('settings', request);
+    const { flow } = submitted;
+    const active = await this.sessions.require(request);
+    requireFlowOwner(flow, active);
     const record = await this.identities.get(active.session.identityId);
-    if (expired) {
-      const fresh = await this.start(flow.type, http, record, {
-        returnTo: flow.returnTo,
-        messages: [FLOW_KINDS.settings.expiredMessage(flow.expiresAt)],
-      });
-      return this.replies.restarted(http, fresh, toFlowResponse(fresh, this.sessions.identityOnWire(record)), this.flows.uiUrl(fresh));
+    const restarted = restartIfExpired(this, request, submitted, record);
+    if (restarted !== undefined) return restarted;
+    const body = decodeSubmission(request, settingsFields(this.identities.schemaDocument(record.identity.schemaId)));
+    checkCsrf(this.csrf, flow, request, body);
+    const method = methodOf(this.methods, body);
+    if (method === undefined) {
+      return this.answers.showForm(flow, record, record.identity.traits, { form: [UiMessages.noSettingsStrategy()] }, null);
     }
-    const schema = this.identities.schemaDocument(record.identity.schemaId);
-    const body = decodeSubmission(http.request, settingsFields(schema));
-    this.flows.assertSubmitAllowed(flow, http.request, body['csrf_token']);
-    switch (stringField(body, 'method')) {
-      case 'profile':
-        return this.updateProfile(http, flow, active, record, body['traits']);
-      case 'password':
-        return this.updatePassword(http, flow, active, record, stringField(body, 'password') ?? '');
-      default:
-        return this.showForm(http, flow, record, record.identity.traits, { form: [UiMessages.noSettingsStrategy()] }, null);
-    }
+    return method.submit(request, flow, body, { active, record });
   }
 
-  private async updateProfile(
-    http: SelfServiceHttp,
-    flow: FlowEntity,
-    active: ActiveSession,
-    record: IdentityRecord,
-    traits: unknown,
-  ): Promise<FastifyReply> {
-    if (traits === null || typeof traits !== 'object' || Array.isArray(traits)) {
-      return this.showForm(http, flow, record, record.identity.traits, { form: [UiMessages.validationRequired('traits')] }, 'profile');
-    }
-    const wanted = traits as Record<string, unknown>;
-    const next = this.describe(record.identity.schemaId, wanted);
-    if ('problem' in next) return this.showForm(http, flow, record, wanted, problemErrors(next.problem), 'profile');
-    if (changesProtectedTraits(this.describeCurrent(record), next) && !this.sessions.isPrivileged(active.session)) {
-      return this.refreshRequired(http, flow);
-    }
-    const updated = await this.identities.updateTraits(record.identity.id, wanted).catch((error: unknown) => {
-      const problem = traitsProblemOf(error);
-      if (problem === undefined) throw error;
-      return problem;
-    });
-    if (!('identity' in updated)) return this.showForm(http, flow, record, wanted, problemErrors(updated), 'profile');
-    // A new address gets its verification link (the ones already sent or verified do not).
-    await this.verification.sendFor(updated);
-    return this.saved(http, flow, updated, 'profile');
-  }
-
-  private async updatePassword(
-    http: SelfServiceHttp,
-    flow: FlowEntity,
-    active: ActiveSession,
-    record: IdentityRecord,
-    password: string,
-  ): Promise<FastifyReply> {
-    if (!this.sessions.isPrivileged(active.session)) return this.refreshRequired(http, flow);
-    const traits = record.identity.traits;
-    if (password === '')
-      return this.showForm(http, flow, record, traits, { nodes: { password: UiMessages.validationRequired('password') } }, 'password');
-    const violation = await this.policy.check(password, this.describeCurrent(record)?.identifiers ?? []);
-    if (violation !== undefined) return this.showForm(http, flow, record, traits, { nodes: { password: violation.message } }, 'password');
-    await this.identities.updatePassword(record.identity.id, password);
-    return this.saved(http, flow, record, 'password');
-  }
-
-  /** State `success` with "Your changes have been saved!": API 200 `{flow, identity}`; browser 302 to `return_to` or the UI. */
-  private async saved(http: SelfServiceHttp, flow: FlowEntity, record: IdentityRecord, method: string): Promise<FastifyReply> {
-    const schema = this.identities.schemaDocument(record.identity.schemaId);
-    const ui = this.flows.form(flow, settingsNodes(schema, record.identity.traits), [UiMessages.settingsSaved()]);
-    const saved = await this.flows.save(flow, { state: SUCCESS, active: method, ui });
-    const identity = this.sessions.identityOnWire(record);
-    const flowResponse = toFlowResponse(saved, identity);
-    if (saved.type === 'api') return this.replies.json(http.reply, 200, { flow: flowResponse, identity });
-    if (wantsJson(http.request)) return this.replies.json(http.reply, 200, flowResponse);
-    return this.replies.redirect(http.reply, saved.returnTo ?? this.flows.uiUrl(saved));
-  }
-
-  /** The session is too old for this change: API 403; browser 302 to log in again, coming back to this flow. */
-  private refreshRequired(http: SelfServiceHttp, flow: FlowEntity): FastifyReply {
-    const loginUrl = this.loginUrl(true, this.flows.uiUrl(flow));
-    if (flow.type === 'api' || wantsJson(http.request)) throw SelfServiceError.refreshRequired(loginUrl);
-    return this.replies.redirect(http.reply, loginUrl);
-  }
-
-  private async showForm(
-    http: SelfServiceHttp,
-    flow: FlowEntity,
-    record: IdentityRecord,
-    traits: unknown,
-    errors: FormErrors,
-    method: string | null,
-  ): Promise<FastifyReply> {
-    const schema = this.identities.schemaDocument(record.identity.schemaId);
-    const { nodes, orphans } = attachNodeErrors(settingsNodes(schema, traits), errors.nodes);
-    const ui = this.flows.form(flow, nodes, [...(errors.form ?? []), ...orphans]);
-    const saved = await this.flows.save(flow, { state: SHOW_FORM, ui, ...(method === null ? {} : { active: method }) });
-    return this.replies.form(http, saved, toFlowResponse(saved, this.sessions.identityOnWire(record)), this.flows.uiUrl(saved), 400);
+  /** A fresh settings flow for `record` replacing `replaced` (same type and `return_to`), carrying `message`. */
+  async restart(request: SelfServiceRequest, replaced: FlowEntity, message: UiText, record: IdentityRecord): Promise<FlowOutcome> {
+    const fresh = await this.start(replaced.type, request, record, { returnTo: replaced.returnTo, messages: [message] });
+    return this.flows.restarted(fresh, toFlowResponse(fresh, this.sessions.identityOnWire(record)));
   }
 
   private start(
     type: FlowType,
-    http: SelfServiceHttp,
+    request: SelfServiceRequest,
     record: IdentityRecord,
     options: { returnTo: string | null; messages?: readonly UiText[] },
   ): Promise<FlowEntity> {
@@ -204,42 +126,7 @@ export class SettingsFlows {
         returnTo: options.returnTo,
         messages: options.messages ?? [],
       },
-      http,
+      request,
     );
   }
-
-  private describe(schemaId: string, traits: Record<string, unknown>): TraitsDescription | { problem: TraitsProblem } {
-    try {
-      return this.identities.describeTraits(schemaId, traits);
-    } catch (error) {
-      const problem = traitsProblemOf(error);
-      if (problem === undefined) throw error;
-      return { problem };
-    }
-  }
-
-  /** The current traits' identifiers and addresses; undefined when they no longer pass their schema. */
-  private describeCurrent(record: IdentityRecord): TraitsDescription | undefined {
-    const current = this.describe(record.identity.schemaId, record.identity.traits as Record<string, unknown>);
-    return 'problem' in current ? undefined : current;
-  }
-
-  private loginUrl(refresh: boolean, returnTo: string): string {
-    const url = new URL(`${this.config.urls.issuer}${FLOW_KINDS.login.path}/browser`);
-    if (refresh) url.searchParams.set('refresh', 'true');
-    url.searchParams.set('return_to', returnTo);
-    return url.href;
-  }
-}
-
-/** Login identifiers and addresses are protected: changing them needs a privileged session (Kratos). */
-function changesProtectedTraits(current: TraitsDescription | undefined, next: TraitsDescription): boolean {
-  if (current === undefined) return true;
-  const same = (a: readonly string[], b: readonly string[]): boolean =>
-    a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
-  return !same(current.identifiers, next.identifiers) || !same(current.addresses, next.addresses);
-}
-
-function problemErrors(problem: TraitsProblem): FormErrors {
-  return problem.node === undefined ? { form: [problem.message] } : { nodes: { [problem.node]: problem.message } };
 }

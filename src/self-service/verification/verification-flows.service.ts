@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { AddressTokensService } from '../../identities/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { markBrowserRequest } from '../flows/browser-requests.js';
-import { FlowReplies } from '../flows/flow-replies.js';
-import { FlowsService, type SelfServiceHttp } from '../flows/flows.service.js';
-import { SelfServiceError } from '../self-service.errors.js';
+import { redirect, type FlowOutcome } from '../flows/flow-outcome.js';
+import { FlowsService } from '../flows/flows.service.js';
+import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
 import { LinkFlowSteps } from '../recovery/link-flow-steps.js';
+import { SelfServiceError } from '../self-service.errors.js';
 import { VerificationFlowKind } from './verification-flow-kind.js';
 
 /**
@@ -22,27 +21,26 @@ export class VerificationFlows {
     private readonly steps: LinkFlowSteps,
     private readonly kind: VerificationFlowKind,
     private readonly flows: FlowsService,
-    private readonly replies: FlowReplies,
     private readonly tokens: AddressTokensService,
   ) {}
 
-  initApi(http: SelfServiceHttp): Promise<FastifyReply> {
-    return this.steps.init(this.kind, 'api', http);
+  async initApi(request: SelfServiceRequest): Promise<FlowOutcome> {
+    return this.steps.init(this.kind, 'api', request);
   }
 
-  initBrowser(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    return this.steps.init(this.kind, 'browser', http, this.flows.returnTo(http.request));
+  async initBrowser(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    return this.steps.init(this.kind, 'browser', request, this.flows.returnTo(request));
   }
 
-  fetch(http: SelfServiceHttp): Promise<FastifyReply> {
-    return this.steps.fetch(this.kind, http);
+  async fetch(request: SelfServiceRequest): Promise<FlowOutcome> {
+    return this.steps.fetch(this.kind, request);
   }
 
   /** `POST /self-service/verification?flow=`. */
-  async submit(http: SelfServiceHttp): Promise<FastifyReply> {
-    const { flow, expired } = await this.flows.forSubmit('verification', http);
-    return this.steps.submit(this.kind, http, flow, expired);
+  async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
+    const submitted = await this.flows.forSubmit('verification', request);
+    return this.steps.submitFlow(this.kind, request, submitted);
   }
 
   /**
@@ -50,14 +48,16 @@ export class VerificationFlows {
    * another flow → a new browser flow with 4070001; expired → with 4070005; otherwise the address is
    * verified and the browser goes on.
    */
-  async useLink(http: SelfServiceHttp): Promise<FastifyReply> {
-    markBrowserRequest(http.request);
-    if (!this.steps.hasToken(http)) throw SelfServiceError.invalidRequest('The verification link carries no token; start the flow again.');
-    const link = this.steps.linkQuery(http);
+  async useLink(request: SelfServiceRequest): Promise<FlowOutcome> {
+    markBrowserFlow(request);
+    if (!this.steps.hasToken(request))
+      throw SelfServiceError.invalidRequest('The verification link carries no token; start the flow again.');
+    const link = this.steps.linkQuery(request);
     const redeemed = link === undefined ? undefined : await this.tokens.redeemVerificationToken(link.token, link.flowId);
-    if (link === undefined || redeemed === undefined) return this.steps.restartFromLink(this.kind, http, this.kind.messages.tokenInvalid());
-    if (redeemed.expired) return this.steps.restartFromLink(this.kind, http, this.kind.messages.expired(redeemed.expiresAt));
+    if (link === undefined || redeemed === undefined)
+      return this.steps.restartFromLink(this.kind, request, this.kind.messages.tokenInvalid());
+    if (redeemed.expired) return this.steps.restartFromLink(this.kind, request, this.kind.messages.expired(redeemed.expiresAt));
     const flow = await this.steps.passChallenge(this.kind, link.flowId, redeemed.identityId);
-    return this.replies.redirect(http.reply, flow?.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    return redirect(flow?.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
   }
 }
