@@ -95,7 +95,7 @@ describe('S30: ClientsService.authenticate', () => {
       repository as unknown as ClientsRepository,
       {} as ClientValidator,
       hasher,
-      { subscribe: () => undefined } as unknown as ChangeNotifier,
+      { subscribe: () => undefined, versionOf: () => () => Promise.resolve('0') } as unknown as ChangeNotifier,
       { secrets: { system: ['unit-test-system-secret'] } } as unknown as AppConfig,
     );
     vi.mocked(pbkdf2).mockClear();

@@ -13,6 +13,7 @@ import { LogoutRequestHints1764000700000 } from '../../migrations/1764000700000-
 import { IdentityState1764000400000 } from '../../migrations/1764000400000-identity-state.js';
 import { CreateDirectorySync1764000401000 } from '../../migrations/1764000401000-create-directory-sync.js';
 import { CreateAccessRules1764000200000 } from '../../migrations/1764000200000-create-access-rules.js';
+import { CacheVersions1764000800000 } from '../../migrations/1764000800000-cache-versions.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
 import { DirectoryConnectionEntity } from '../directory-sync/entities/directory-connection.entity.js';
 import { DirectoryDeliveryEntity } from '../directory-sync/entities/directory-delivery.entity.js';
@@ -99,4 +100,5 @@ export const MIGRATIONS: Function[] = [
   IdentityState1764000400000,
   CreateDirectorySync1764000401000,
   CreateAccessRules1764000200000,
+  CacheVersions1764000800000,
 ];
