@@ -55,7 +55,7 @@ export class RateLimiter implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    // With the plan off no hook is added, so the limits cost nothing.
+    // With the plan and the inflight rules off no hook is added, so the limits cost nothing.
     if (!this.policy.enabled && this.config.rateLimit.inflight === 'off') return;
     fastify.decorateRequest(PATH, null);
     if (this.policy.enabled) fastify.addHook('onRequest', (request, reply, done) => this.limit(request, reply, done));
@@ -87,13 +87,16 @@ export class RateLimiter implements OnModuleInit {
       return done();
     }
     if (!(counts instanceof Promise)) return this.answer(request, reply, bucket, counts, done);
-    counts.then(
-      (answered) => this.answer(request, reply, bucket, answered, done),
-      (error: unknown) => {
-        this.storageFailed(error);
-        done();
-      },
-    );
+    counts
+      .then(
+        (answered) => this.answer(request, reply, bucket, answered, done),
+        (error: unknown) => {
+          this.storageFailed(error);
+          done();
+        },
+      )
+      // What an async hook would have done with a throw: hand it to Fastify's error handling.
+      .catch((error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
   }
 
   private answer(
