@@ -32,6 +32,9 @@ class FakeNotifier {
   announce(key: string): void {
     for (const listener of this.listeners) listener(key);
   }
+  versionOf(): () => Promise<string> {
+    return () => Promise.resolve('0');
+  }
 }
 
 function row(id: string, secretHash: string | null): ClientEntity {
@@ -178,9 +181,9 @@ describe('ClientsService.authenticate', () => {
       repository as unknown as ClientsRepository,
       {} as ClientValidator,
       hasher,
-      { subscribe } as unknown as ChangeNotifier,
+      { subscribe, versionOf: () => () => Promise.resolve('0') } as unknown as ChangeNotifier,
       { system: [] },
     ).onModuleInit();
-    expect(subscribe).toHaveBeenCalledWith(CLIENTS_TOPIC, expect.any(Function));
+    expect(subscribe).toHaveBeenCalledWith(CLIENTS_TOPIC, expect.any(Function), expect.any(Function));
   });
 });

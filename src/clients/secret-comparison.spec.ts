@@ -94,7 +94,7 @@ describe('S30: ClientsService.authenticate', () => {
       repository as unknown as ClientsRepository,
       {} as ClientValidator,
       hasher,
-      { subscribe: () => undefined } as unknown as ChangeNotifier,
+      { subscribe: () => undefined, versionOf: () => () => Promise.resolve('0') } as unknown as ChangeNotifier,
       { system: ['unit-test-system-secret'] },
     );
     vi.mocked(pbkdf2).mockClear();

@@ -217,7 +217,7 @@ export const CONFIG_VARIABLES = {
     feeds: 'database.cacheMaxStalenessSeconds',
     default: '`10s`',
     description:
-      "The longest any in-process cache shared across instances (clients and remembered secret checks, keys, policies and roles, tuple checks, sessions) may serve a value after it changed when the change's announcement was missed: every instance drops all of them this often. A duration: `10`, `10s`, `1m`.",
+      "The longest any in-process cache shared across instances (clients and remembered secret checks, keys, policies and roles, tuple checks, sessions) may serve a value after it changed when the change's announcement was missed: every instance drops all of them this often (clients and policies only when their rows changed). A duration: `10`, `10s`, `1m`.",
     parse: (raw, key) => duration(raw, key, 10),
   }),
   ADMIN_AUTH: variable({

@@ -12,6 +12,19 @@ const ALL = '*';
 type Listener = (key: string) => void;
 
 /**
+ * Reads the version of what a subscriber caches; it must change whenever the cached data may have,
+ * SQL written by hand included. `versionOf(topic)` is the one the tree uses.
+ */
+export type VersionProbe = () => Promise<string>;
+
+interface Subscription {
+  readonly listener: Listener;
+  readonly probe: VersionProbe | undefined;
+  /** What the probe read at the last tick; `undefined` before the first or after a failed read. */
+  version: string | undefined;
+}
+
+/**
  * Runs a statement inside the transaction of a write: TypeORM's `EntityManager` in
  * `dataSource.transaction(...)`, or a pg client between BEGIN and COMMIT (`poolTransaction`).
  */
@@ -40,17 +53,20 @@ interface Announcement {
  * Announcements can still be missed by a listener (its connection was down or silently broken), or
  * never made (a row changed in SQL by hand). Two nets bound the staleness that leaves: after the
  * listening connection drops and comes back, subscribers get `*`; and every `CACHE_MAX_STALENESS`
- * each subscriber gets `*` anyway, so nothing cached outlives that period.
+ * each subscriber gets `*` anyway, so nothing cached outlives that period. A subscriber whose cache
+ * is costly to rebuild passes a version probe: the periodic net then reads the version (one short
+ * query) and drops that cache only when it moved.
  */
 @Injectable()
 export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ChangeNotifier');
-  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly listeners = new Map<string, Set<Subscription>>();
   /** Tells this instance's own notifications apart; several instances may share one process (tests). */
   private readonly instanceId = randomUUID();
   private client: pg.Client | undefined;
   private closed = false;
   private resync: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
 
   constructor(
     @Inject(DATABASE_URL) private readonly url: string,
@@ -60,7 +76,7 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.connect();
-    this.resync = setInterval(() => this.dropEverything(), this.config.database.cacheMaxStalenessSeconds * 1000).unref();
+    this.resync = setInterval(() => void this.resynchronise(), this.config.database.cacheMaxStalenessSeconds * 1000).unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -69,10 +85,41 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
     await this.client?.end().catch(() => {});
   }
 
-  subscribe(topic: string, listener: Listener): void {
-    const set = this.listeners.get(topic) ?? new Set<Listener>();
-    set.add(listener);
+  /**
+   * Calls `listener` with the key of every change of `topic`, and with `*` when anything may have
+   * changed. With a `probe` the periodic net calls it with `*` only when the probed version moved (or
+   * could not be read); the subscriber must then not store what it read before an invalidation (see
+   * TtlCache's generations), since the net will not drop it a second time.
+   */
+  subscribe(topic: string, listener: Listener, probe?: VersionProbe): void {
+    const set = this.listeners.get(topic) ?? new Set<Subscription>();
+    set.add({ listener, probe, version: undefined });
     this.listeners.set(topic, set);
+  }
+
+  /**
+   * The version of `topic` in `cache_versions`, which a trigger bumps on every statement that writes
+   * the topic's tables: a probe for topics whose tables have that trigger.
+   */
+  versionOf(topic: string): VersionProbe {
+    return async () => {
+      const rows = (await this.dataSource.query('SELECT version FROM cache_versions WHERE topic = $1', [topic])) as Array<{
+        version: string;
+      }>;
+      return rows[0]?.version ?? '0';
+    };
+  }
+
+  /**
+   * The periodic net: every subscriber without a probe gets `*`; one with a probe gets it when its
+   * version moved since the last tick, or could not be read. Resolves when the tick is done (one at a
+   * time: a call during a tick waits for that tick).
+   */
+  resynchronise(): Promise<void> {
+    this.ticking ??= this.tick().finally(() => {
+      this.ticking = undefined;
+    });
+    return this.ticking;
   }
 
   /**
@@ -98,11 +145,28 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
   }
 
   private deliver(topic: string, key: string): void {
-    for (const listener of this.listeners.get(topic) ?? []) listener(key);
+    for (const { listener } of this.listeners.get(topic) ?? []) listener(key);
   }
 
   private dropEverything(): void {
     for (const topic of this.listeners.keys()) this.deliver(topic, ALL);
+  }
+
+  private async tick(): Promise<void> {
+    const probed: Promise<void>[] = [];
+    for (const subscriptions of this.listeners.values()) {
+      for (const subscription of subscriptions) {
+        if (subscription.probe === undefined) subscription.listener(ALL);
+        else probed.push(this.probe(subscription, subscription.probe));
+      }
+    }
+    await Promise.all(probed);
+  }
+
+  private async probe(subscription: Subscription, probe: VersionProbe): Promise<void> {
+    const version = await probe().catch(() => undefined);
+    if (version === undefined || version !== subscription.version) subscription.listener(ALL);
+    subscription.version = version;
   }
 
   private async connect(): Promise<void> {

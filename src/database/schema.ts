@@ -14,6 +14,7 @@ import { IdentityState1764000400000 } from '../../migrations/1764000400000-ident
 import { CreateDirectorySync1764000401000 } from '../../migrations/1764000401000-create-directory-sync.js';
 import { CreateAccessRules1764000200000 } from '../../migrations/1764000200000-create-access-rules.js';
 import { DirectorySyncRejectionCount1764000800000 } from '../../migrations/1764000800000-directory-sync-rejection-count.js';
+import { CacheVersions1764000900000 } from '../../migrations/1764000900000-cache-versions.js';
 import { ClientEntity } from '../clients/entities/client.entity.js';
 import { DirectoryConnectionEntity } from '../directory-sync/entities/directory-connection.entity.js';
 import { DirectoryDeliveryEntity } from '../directory-sync/entities/directory-delivery.entity.js';
@@ -101,4 +102,5 @@ export const MIGRATIONS: Function[] = [
   CreateDirectorySync1764000401000,
   CreateAccessRules1764000200000,
   DirectorySyncRejectionCount1764000800000,
+  CacheVersions1764000900000,
 ];

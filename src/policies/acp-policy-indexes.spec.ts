@@ -50,6 +50,7 @@ function setup() {
     publishWithin: async (_transaction: unknown, _topic: string, key: string) => {
       for (const listener of listeners) listener(key);
     },
+    versionOf: () => () => Promise.resolve('0'),
   };
   const indexes = new AcpPolicyIndexes(
     policyRepository as unknown as AcpPoliciesRepository,

@@ -46,7 +46,8 @@ export class AcpPolicyIndexes implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.notifier.subscribe(ACP_TOPIC, (key) => this.changed(key));
+    // Rebuilding an index is costly: the periodic net drops it only when the policy tables changed.
+    this.notifier.subscribe(ACP_TOPIC, (key) => this.changed(key), this.notifier.versionOf(ACP_TOPIC));
   }
 
   /** The up-to-date index of a flavor: synchronously when nothing changed since it was last used. */

@@ -36,9 +36,17 @@ export class MemoryInflightRegistry implements InflightRegistry {
 /** Deletes the key only if it still holds this request's token (it may have expired and been taken since). */
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
+/** The ioredis command `defineCommand` adds: EVALSHA, with EVAL only when Redis does not have the script yet. */
+type WithReleaseCommand = Redis & { latchkeyInflightRelease(key: string, token: string): Promise<number> };
+
 /** Several instances: the keys live in Redis, shared by every instance of the project. */
 export class RedisInflightRegistry implements InflightRegistry {
-  constructor(private readonly redis: Redis) {}
+  private readonly redis: WithReleaseCommand;
+
+  constructor(redis: Redis) {
+    redis.defineCommand('latchkeyInflightRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+    this.redis = redis as WithReleaseCommand;
+  }
 
   async acquire(key: string): Promise<string | undefined> {
     const token = randomUUID();
@@ -47,6 +55,6 @@ export class RedisInflightRegistry implements InflightRegistry {
   }
 
   async release(key: string, token: string): Promise<void> {
-    await this.redis.eval(RELEASE_SCRIPT, 1, key, token);
+    await this.redis.latchkeyInflightRelease(key, token);
   }
 }

@@ -1,4 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
+import type { CountedBucket, RateCounters, WindowCounts } from './rate-counters.js';
 
 interface Window {
   hits: number;
@@ -19,7 +20,7 @@ export type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
  * keeps a timestamp per hit and filters them on each increment: at the Enterprise limits that is tens
  * of thousands of entries walked per request; this keeps two numbers per window.
  */
-export class MemoryThrottlerStorage implements ThrottlerStorage {
+export class MemoryThrottlerStorage implements ThrottlerStorage, RateCounters {
   private readonly windows = new Map<string, Window>();
   private readonly sweeper: NodeJS.Timeout;
 
@@ -30,6 +31,13 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
 
   increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<StorageRecord> {
     return Promise.resolve(this.hit(`${key}:${throttlerName}`, ttl, limit, blockDuration));
+  }
+
+  count({ burst, sustained }: CountedBucket): WindowCounts {
+    return {
+      burst: this.hit(burst.key, burst.ms, burst.limit, burst.ms),
+      sustained: this.hit(sustained.key, sustained.ms, sustained.limit, sustained.ms),
+    };
   }
 
   /** The synchronous body of `increment`. */

@@ -1,11 +1,12 @@
 import { BlockList, isIPv4 } from 'node:net';
 import type { RateLimitConfig, RateLimitOverride } from '../config/app-config.js';
 import { BucketPattern } from './bucket-pattern.js';
+import { counterWindow, type CountedBucket } from './rate-counters.js';
 import { nextPlanUp, planLimits, type BucketLimits } from './rate-limit-tables.js';
 import type { RequestPath } from './request-path.js';
 
 /** One bucket with its limits, ready for the counters and the response headers. */
-export interface ResolvedBucket {
+export interface ResolvedBucket extends CountedBucket {
   /** The bucket as the tables write it (`*`, `GET /admin/identities`, ...): the metric label. */
   readonly name: string;
   /** Where its counters live; trusted addresses count apart from the rest of the project. */
@@ -21,8 +22,11 @@ interface CompiledBucket {
   readonly bucket: ResolvedBucket;
 }
 
-/** Lookups per request are cached by method and path, up to this many; then the cache starts over. */
+/** Lookups per request are cached by method and path, up to this many paths; then the cache starts over. */
 const CACHE_LIMIT = 10_000;
+
+/** Path → method → bucket; nested so that a lookup builds no key string. */
+type BucketCache = Map<string, Map<string, ResolvedBucket>>;
 
 /**
  * Which bucket a request counts against. Every request counts against exactly one: the most specific
@@ -33,7 +37,9 @@ export class RateLimitPolicy {
   private readonly standard: readonly CompiledBucket[];
   private readonly trusted: readonly CompiledBucket[];
   private readonly trustedAddresses: BlockList | undefined;
-  private cache = new Map<string, ResolvedBucket>();
+  /** One cache per audience and listener: standard public, standard admin, trusted public, trusted admin. */
+  private caches: BucketCache[] = newCaches();
+  private cachedPaths = 0;
 
   constructor(config: RateLimitConfig) {
     this.enabled = config.plan !== 'off';
@@ -50,6 +56,11 @@ export class RateLimitPolicy {
     this.trustedAddresses = config.trustedIps.length === 0 ? undefined : blockListOf(config.trustedIps);
   }
 
+  /** False when no trusted addresses are configured: the caller then need not look up the client's address. */
+  get trustsAddresses(): boolean {
+    return this.trustedAddresses !== undefined;
+  }
+
   isTrusted(ip: string): boolean {
     if (this.trustedAddresses === undefined) return false;
     const mapped = ip.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;
@@ -57,14 +68,27 @@ export class RateLimitPolicy {
   }
 
   bucketFor(method: string, path: RequestPath, trusted: boolean): ResolvedBucket {
-    const cacheKey = `${trusted ? 't' : 's'}${path.listener} ${method} ${path.hosted}`;
-    const cached = this.cache.get(cacheKey);
+    const slot = (trusted ? 2 : 0) + (path.listener === 'admin' ? 1 : 0);
+    let byMethod = this.caches[slot]!.get(path.hosted);
+    const cached = byMethod?.get(method);
     if (cached !== undefined) return cached;
     const found = mostSpecific(trusted ? this.trusted : this.standard, method, path);
-    if (this.cache.size >= CACHE_LIMIT) this.cache = new Map();
-    this.cache.set(cacheKey, found);
+    if (byMethod === undefined) {
+      if (this.cachedPaths >= CACHE_LIMIT) {
+        this.caches = newCaches();
+        this.cachedPaths = 0;
+      }
+      byMethod = new Map();
+      this.caches[slot]!.set(path.hosted, byMethod);
+      this.cachedPaths += 1;
+    }
+    byMethod.set(method, found);
     return found;
   }
+}
+
+function newCaches(): BucketCache[] {
+  return [new Map(), new Map(), new Map(), new Map()];
 }
 
 /** Buckets are sorted most specific first, so the first match wins; `*` is last and matches everything. */
@@ -96,16 +120,21 @@ function withOverrides(limits: readonly BucketLimits[], overrides: readonly Rate
 
 function compile(project: string, audience: 'project' | 'trusted', limits: readonly BucketLimits[]): CompiledBucket[] {
   return limits
-    .map((limit) => ({
-      pattern: new BucketPattern(limit.bucket),
-      bucket: {
-        name: limit.bucket,
-        counterKey: `latchkey:rate-limit:${project}:${audience}:${limit.bucket}`,
-        burstRps: limit.burstRps,
-        sustainedRpm: limit.sustainedRpm,
-        policyHeader: `"burst";q=${limit.burstRps};w=1, "sustained";q=${limit.sustainedRpm};w=60`,
-      },
-    }))
+    .map((limit) => {
+      const counterKey = `latchkey:rate-limit:${project}:${audience}:${limit.bucket}`;
+      return {
+        pattern: new BucketPattern(limit.bucket),
+        bucket: {
+          name: limit.bucket,
+          counterKey,
+          burst: counterWindow(counterKey, 'burst', limit.burstRps),
+          sustained: counterWindow(counterKey, 'sustained', limit.sustainedRpm),
+          burstRps: limit.burstRps,
+          sustainedRpm: limit.sustainedRpm,
+          policyHeader: `"burst";q=${limit.burstRps};w=1, "sustained";q=${limit.sustainedRpm};w=60`,
+        },
+      };
+    })
     .sort((a, b) => a.pattern.compareSpecificity(b.pattern));
 }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { sha256Hex } from '../common/crypto/digest.js';
 import { sendError } from '../common/errors/error-response.js';
 import { listenerOf } from '../common/http/listener.js';
@@ -9,12 +9,18 @@ import { INFLIGHT_EXEMPT_METHODS, INFLIGHT_RULES, type InflightRule } from './in
 import { RateLimitError } from './rate-limit.errors.js';
 import { rateLimitMetrics, type RateLimitMetrics } from './rate-limit.metrics.js';
 import type { StorageRecord } from './memory-throttler-storage.js';
-import { RateLimitPolicy } from './rate-limit-policy.js';
+import type { WindowCounts } from './rate-counters.js';
+import { RateLimitPolicy, type ResolvedBucket } from './rate-limit-policy.js';
 import { RateLimitStores } from './rate-limit-stores.js';
 import { requestPathOf, type RequestPath } from './request-path.js';
 
-const BURST_WINDOW_MS = 1000;
-const SUSTAINED_WINDOW_MS = 60_000;
+/**
+ * The request's path as `requestPathOf` names it, parsed by whichever hook needs it first and kept for
+ * the other: `null` until then, `false` when no limit applies to the request. A request decoration, so
+ * that every request object has the field from its construction on.
+ */
+const PATH = Symbol('latchkey.rate-limit.path');
+type WithPath = FastifyRequest & { [PATH]: RequestPath | false | null };
 
 /** The inflight key a request holds, released when its response is sent. */
 const HELD_KEY = Symbol('latchkey.inflight');
@@ -49,8 +55,10 @@ export class RateLimiter implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    // With the plan off no hook is added, so the limits cost nothing.
-    if (this.policy.enabled) fastify.addHook('onRequest', (request, reply) => this.limit(request, reply));
+    // With the plan and the inflight rules off no hook is added, so the limits cost nothing.
+    if (!this.policy.enabled && this.config.rateLimit.inflight === 'off') return;
+    fastify.decorateRequest(PATH, null);
+    if (this.policy.enabled) fastify.addHook('onRequest', (request, reply, done) => this.limit(request, reply, done));
     if (this.config.rateLimit.inflight === 'off') return;
     fastify.addHook('preHandler', (request, reply) => this.inflight(request, reply));
     fastify.addHook('onSend', (request, _reply, payload, done) => {
@@ -59,41 +67,61 @@ export class RateLimiter implements OnModuleInit {
     });
   }
 
-  /** Resolves with the reply when it refused the request (Fastify then stops), else with nothing. */
-  private async limit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    const path = requestPathOf(listenerOf(request.raw), request.originalUrl);
-    if (path === undefined) return undefined;
+  /**
+   * Calls `done` when the request may go on, or sends the 429 (Fastify then stops). A callback hook,
+   * not an async one: the in-memory counters answer synchronously, and then no promise is made.
+   */
+  private limit(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const path = pathOf(request as WithPath);
+    if (path === undefined) return done();
     // Fastify answers HEAD with the GET route's handler: it spends the GET bucket, or HEAD would dodge it.
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const bucket = this.policy.bucketFor(method, path, this.policy.isTrusted(request.ip));
-    const counters = this.stores.counters;
-    let burst: StorageRecord;
-    let sustained: StorageRecord;
+    // Reading `request.ip` costs (with a trusted proxy it walks X-Forwarded-For): only when it matters.
+    const trusted = this.policy.trustsAddresses && this.policy.isTrusted(request.ip);
+    const bucket = this.policy.bucketFor(method, path, trusted);
+    let counts: WindowCounts | Promise<WindowCounts>;
     try {
-      [burst, sustained] = await Promise.all([
-        counters.increment(bucket.counterKey, BURST_WINDOW_MS, bucket.burstRps, BURST_WINDOW_MS, 'burst'),
-        counters.increment(bucket.counterKey, SUSTAINED_WINDOW_MS, bucket.sustainedRpm, SUSTAINED_WINDOW_MS, 'sustained'),
-      ]);
+      counts = this.stores.counters.count(bucket);
     } catch (error) {
       this.storageFailed(error);
-      return undefined;
+      return done();
     }
+    if (!(counts instanceof Promise)) return this.answer(request, reply, bucket, counts, done);
+    counts
+      .then(
+        (answered) => this.answer(request, reply, bucket, answered, done),
+        (error: unknown) => {
+          this.storageFailed(error);
+          done();
+        },
+      )
+      // What an async hook would have done with a throw: hand it to Fastify's error handling.
+      .catch((error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
+  }
+
+  private answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    bucket: ResolvedBucket,
+    counts: WindowCounts,
+    done: HookHandlerDoneFunction,
+  ): void {
+    const { burst, sustained } = counts;
     void reply.header('ratelimit-policy', bucket.policyHeader);
     void reply.header(
       'ratelimit',
       `"burst";${remaining(bucket.burstRps, burst)}, "sustained";${remaining(bucket.sustainedRpm, sustained)}`,
     );
-    if (!burst.isBlocked && !sustained.isBlocked) return undefined;
+    if (!burst.isBlocked && !sustained.isBlocked) return done();
     const retryAfter = Math.max(1, burst.isBlocked ? burst.timeToBlockExpire : 0, sustained.isBlocked ? sustained.timeToBlockExpire : 0);
     this.metrics.limited.inc({ bucket: bucket.name });
     sendError(request, reply, RateLimitError.limitExceeded(bucket.name, retryAfter), this.config.errors.exposeInternal);
-    return reply;
   }
 
   /** Resolves with the reply when an enforced rule refused the request, else with nothing. */
   private async inflight(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (INFLIGHT_EXEMPT_METHODS.has(request.method)) return undefined;
-    const path = requestPathOf(listenerOf(request.raw), request.originalUrl);
+    const path = pathOf(request as WithPath);
     if (path === undefined) return undefined;
     const rule = inflightRuleFor(request.method, path);
     if (rule === undefined) return undefined;
@@ -144,6 +172,15 @@ export class RateLimiter implements OnModuleInit {
     this.metrics.storageErrors.inc();
     this.stores.warnUnreachable(error);
   }
+}
+
+function pathOf(request: WithPath): RequestPath | undefined {
+  let path = request[PATH];
+  if (path === null) {
+    path = requestPathOf(listenerOf(request.raw), request.originalUrl) ?? false;
+    request[PATH] = path;
+  }
+  return path === false ? undefined : path;
 }
 
 function inflightRuleFor(method: string, path: RequestPath): InflightRule | undefined {

@@ -80,6 +80,14 @@ describe.runIf(available)('two instances sharing Redis', () => {
     expect((await second.admin.put(`/identities/${created.body.id}`, body)).status).toBe(200);
     expect(await redis.exists(key)).toBe(0);
   });
+
+  it('go on counting after Redis forgot the scripts (a restart, SCRIPT FLUSH): they are sent again', async () => {
+    await redis.script('FLUSH');
+    const answer = await first.public.get('/.well-known/openid-configuration');
+    expect([200, 429]).toContain(answer.status);
+    // Counted, not let through unchecked: only a counted request carries the RateLimit fields.
+    expect(answer.headers.get('ratelimit')).toMatch(/^"burst";r=\d+;t=\d+, "sustained";r=\d+;t=\d+$/);
+  });
 });
 
 describe('Redis unreachable', () => {
