@@ -20,21 +20,30 @@ const LEVEL_SETS = 'unnest($1::int[], $2::text[], $3::text[]) AS q(namespace_id,
 const SAME_SET = 't.namespace_id = q.namespace_id AND t.object = q.object AND t.relation = q.relation';
 const SAME_OBJECT = 't.namespace_id = q.namespace_id AND t.object = q.object';
 
+/**
+ * The subject sets among the subjects of one set whose relation is `relation`: a range of the primary
+ * key. Written over (relation, subject_key), columns next to each other only in the primary key, so
+ * that on a table without statistics yet (just filled) the planner cannot take the subject index
+ * instead and scan every subject set of the namespace for each set read.
+ */
+const setsOfRelation = (relation: string): string =>
+  `(t.relation, t.subject_key) >= (${relation}, '${SUBJECT_SET_FIRST}') AND (t.relation, t.subject_key) < (${relation}, '${SUBJECT_SET_END}')`;
+/** The same over every relation of the object: no single range. */
+const SETS_OF_ANY_RELATION = `t.subject_key >= '${SUBJECT_SET_FIRST}' AND t.subject_key < '${SUBJECT_SET_END}'`;
+
 /** Two index conditions, not one OR filter: a wide set is probed for the one subject, never scanned. */
-const checkLevel = (match: string): string => `
+const checkLevel = (match: string, sets: string): string => `
   SELECT t.subject_key FROM ${LEVEL_SETS} CROSS JOIN LATERAL (
     SELECT t.subject_key FROM relation_tuples t WHERE ${match} AND t.subject_key = $4
     UNION ALL
-    SELECT t.subject_key FROM relation_tuples t
-    WHERE ${match} AND t.subject_key >= '${SUBJECT_SET_FIRST}' AND t.subject_key < '${SUBJECT_SET_END}' AND t.subject_key <> $4
+    SELECT t.subject_key FROM relation_tuples t WHERE ${match} AND ${sets} AND t.subject_key <> $4
   ) t`;
 /** The same for one set, in $1..$3. */
 const ONE_SET = 't.namespace_id = $1 AND t.object = $2 AND t.relation = $3';
 const checkOneSet = `
   SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND t.subject_key = $4
   UNION ALL
-  SELECT t.subject_key FROM relation_tuples t
-  WHERE ${ONE_SET} AND t.subject_key >= '${SUBJECT_SET_FIRST}' AND t.subject_key < '${SUBJECT_SET_END}' AND t.subject_key <> $4`;
+  SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND ${setsOfRelation('$3')} AND t.subject_key <> $4`;
 const checkTarget = (match: string): string =>
   `SELECT t.subject_key FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match} AND t.subject_key = $4`;
 const children = (match: string): string =>
@@ -46,8 +55,8 @@ const STATEMENTS = {
   checkOneSetTarget: `SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND t.subject_key = $4`,
   childrenOfOneSet: `SELECT t.namespace_id, t.object, t.relation, t.subject_key FROM relation_tuples t WHERE ${ONE_SET}
     ORDER BY t.subject_key`,
-  checkLevel: checkLevel(SAME_SET),
-  checkLevelAnyRelation: checkLevel(SAME_OBJECT),
+  checkLevel: checkLevel(SAME_SET, setsOfRelation('q.relation')),
+  checkLevelAnyRelation: checkLevel(SAME_OBJECT, SETS_OF_ANY_RELATION),
   checkTarget: checkTarget(SAME_SET),
   checkTargetAnyRelation: checkTarget(SAME_OBJECT),
   children: children(SAME_SET),
