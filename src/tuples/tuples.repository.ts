@@ -50,7 +50,47 @@ const children = (match: string): string =>
   `SELECT t.namespace_id, t.object, t.relation, t.subject_key FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match}
    ORDER BY t.namespace_id, t.object, t.relation, t.subject_key`;
 
+/**
+ * A whole check in one statement: a breadth-first walk from the checked set, as stored keys. A row is
+ * a subject found in a tuple `depth` tuples down the path (the checked set itself is the row at depth
+ * 0, so the walk may start from it); a subject-set row is read in turn while the path may grow, and
+ * only when its namespace id is among $4 (sets of other namespaces have no members). UNION drops the
+ * rows a level repeats, so a level reads each set once however many paths reach it; a cycle ends at
+ * the depth limit. The walk runs only as far as the outer query pulls it: up to the first row that
+ * is the target ($2, found = true) or up to the $5th row (found = false: too wide to settle here).
+ * No row: the target is not reachable within $3 tuples. A stored key of a set reads
+ * `s:<namespace id>:<object>#<relation>` (objects hold neither `:` nor `#`); an empty relation stands
+ * for every relation of the object.
+ */
+const walkTo = `
+  WITH RECURSIVE walk(subject_key, depth) AS (
+    SELECT $1::text COLLATE "C", 0
+    UNION
+    SELECT t.subject_key::text, w.depth + 1
+    FROM walk w
+    CROSS JOIN LATERAL regexp_match(w.subject_key, '^s:([0-9]+):([^#]*)#(.*)$') AS m(part)
+    CROSS JOIN LATERAL (
+      SELECT t.subject_key FROM relation_tuples t
+      WHERE m.part[3] <> '' AND t.namespace_id = m.part[1]::int AND t.object = m.part[2] AND t.relation = m.part[3]
+        AND t.subject_key = $2
+      UNION ALL
+      SELECT t.subject_key FROM relation_tuples t
+      WHERE m.part[3] <> '' AND w.depth + 1 < $3 AND t.namespace_id = m.part[1]::int AND t.object = m.part[2]
+        AND t.relation = m.part[3] AND ${setsOfRelation('m.part[3]')} AND t.subject_key <> $2
+      UNION ALL
+      SELECT t.subject_key FROM relation_tuples t
+      WHERE m.part[3] = '' AND t.namespace_id = m.part[1]::int AND t.object = m.part[2]
+        AND (t.subject_key = $2 OR (w.depth + 1 < $3 AND ${SETS_OF_ANY_RELATION}))
+    ) t
+    WHERE m.part[1]::int = ANY($4::int[])
+  )
+  SELECT w.depth > 0 AND w.subject_key = $2 AS found
+  FROM (SELECT subject_key, depth, row_number() OVER () AS n FROM walk) w
+  WHERE (w.depth > 0 AND w.subject_key = $2) OR w.n = $5
+  LIMIT 1`;
+
 const STATEMENTS = {
+  walkTo,
   checkOneSet,
   checkOneSetTarget: `SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND t.subject_key = $4`,
   childrenOfOneSet: `SELECT t.namespace_id, t.object, t.relation, t.subject_key FROM relation_tuples t WHERE ${ONE_SET}
@@ -106,6 +146,24 @@ export class TuplesRepository {
       for (const row of await this.run<Row>(name, [...columns(anyRelation), targetKey])) keys.push(row.subject_key);
     }
     return keys;
+  }
+
+  /**
+   * Whether `targetKey` is a subject of the set `startKey` through at most `maxDepth` tuples, following
+   * subject sets of `namespaceIds` only, in one statement; undefined when the walk met `maxRows`
+   * subjects before an answer. A walk that finds the target within `maxRows` subjects has visited fewer
+   * distinct sets than that, so the answer is the one a level-by-level walk with that many sets would give.
+   */
+  async reaches(
+    startKey: string,
+    targetKey: string,
+    maxDepth: number,
+    namespaceIds: readonly number[],
+    maxRows: number,
+  ): Promise<boolean | undefined> {
+    const [row] = await this.run<{ found: boolean }>('walkTo', [startKey, targetKey, maxDepth, namespaceIds, maxRows]);
+    if (row === undefined) return false;
+    return row.found ? true : undefined;
   }
 
   /** Every tuple of `sets`, ordered by namespace, object, relation, subject. */
