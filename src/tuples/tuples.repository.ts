@@ -194,14 +194,30 @@ export class TuplesRepository {
     });
   }
 
-  /** Like `insert`, in the caller's transaction (which announces the change). */
-  async insertWithin(manager: EntityManager, tuple: StoredTuple): Promise<void> {
-    await manager.query(STATEMENTS.insert, [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey]);
+  /** Like `insert`, in the caller's transaction, which also carries the announcement when the tuple was new. */
+  async insertWithin(manager: EntityManager, tuple: StoredTuple, announce: Announce): Promise<boolean> {
+    // TypeORM answers an INSERT with its rows only: RETURNING makes a new row show.
+    const rows = (await manager.query(`${STATEMENTS.insert} RETURNING true AS inserted`, [
+      tuple.namespaceId,
+      tuple.object,
+      tuple.relation,
+      tuple.subjectKey,
+    ])) as unknown[];
+    const inserted = rows.length > 0;
+    if (inserted) await announce(manager);
+    return inserted;
   }
 
-  /** Deletes a subject's tuples in one namespace (served by the subject index), in the caller's transaction. */
-  async deleteSubjectWithin(manager: EntityManager, namespaceId: number, subjectKey: string): Promise<void> {
-    await manager.query('DELETE FROM relation_tuples WHERE namespace_id = $1 AND subject_key = $2', [namespaceId, subjectKey]);
+  /**
+   * Deletes a subject's tuples in one namespace (served by the subject index), in the caller's
+   * transaction, which also carries the announcement when any went.
+   */
+  async deleteSubjectWithin(manager: EntityManager, namespaceId: number, subjectKey: string, announce: Announce): Promise<number> {
+    const text = 'DELETE FROM relation_tuples WHERE namespace_id = $1 AND subject_key = $2';
+    // A DELETE through TypeORM's query answers [rows, affected count].
+    const [, affected] = (await manager.query(text, [namespaceId, subjectKey])) as [unknown, number];
+    if (affected > 0) await announce(manager);
+    return affected;
   }
 
   /**
