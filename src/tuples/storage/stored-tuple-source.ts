@@ -23,7 +23,7 @@ export class StoredTupleSource implements TupleSource {
 
   async reaches(start: SubjectSet, target: Subject, maxDepth: number, maxVisitedSets: number): Promise<boolean | undefined> {
     const startKey = encodeSubject(start, this.namespaces);
-    // A set of an unknown namespace has no members, and is the subject of no stored tuple.
+    // A target set of an unknown namespace equals no stored subject: no path reaches it.
     const targetKey = encodeSubject(target, this.namespaces);
     if (startKey === undefined || targetKey === undefined) return false;
     return this.repository.reaches(startKey, targetKey, maxDepth, this.namespaces.knownIds(), maxVisitedSets);
