@@ -52,6 +52,11 @@ export class NamespaceRegistry implements NamespaceLookup {
   nameOf(id: number): string | undefined {
     return this.names.get(id);
   }
+
+  /** The ids of every known namespace. */
+  knownIds(): number[] {
+    return [...this.names.keys()];
+  }
 }
 
 function derivedId(name: string): number {

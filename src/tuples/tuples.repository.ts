@@ -20,34 +20,83 @@ const LEVEL_SETS = 'unnest($1::int[], $2::text[], $3::text[]) AS q(namespace_id,
 const SAME_SET = 't.namespace_id = q.namespace_id AND t.object = q.object AND t.relation = q.relation';
 const SAME_OBJECT = 't.namespace_id = q.namespace_id AND t.object = q.object';
 
+/**
+ * The subject sets among the subjects of one set whose relation is `relation`: a range of the primary
+ * key. Written over (relation, subject_key), columns next to each other only in the primary key, so
+ * that on a table without statistics yet (just filled) the planner cannot take the subject index
+ * instead and scan every subject set of the namespace for each set read.
+ */
+const setsOfRelation = (relation: string): string =>
+  `(t.relation, t.subject_key) >= (${relation}, '${SUBJECT_SET_FIRST}') AND (t.relation, t.subject_key) < (${relation}, '${SUBJECT_SET_END}')`;
+/** The same over every relation of the object: no single range. */
+const SETS_OF_ANY_RELATION = `t.subject_key >= '${SUBJECT_SET_FIRST}' AND t.subject_key < '${SUBJECT_SET_END}'`;
+
 /** Two index conditions, not one OR filter: a wide set is probed for the one subject, never scanned. */
-const checkLevel = (match: string): string => `
+const checkLevel = (match: string, sets: string): string => `
   SELECT t.subject_key FROM ${LEVEL_SETS} CROSS JOIN LATERAL (
     SELECT t.subject_key FROM relation_tuples t WHERE ${match} AND t.subject_key = $4
     UNION ALL
-    SELECT t.subject_key FROM relation_tuples t
-    WHERE ${match} AND t.subject_key >= '${SUBJECT_SET_FIRST}' AND t.subject_key < '${SUBJECT_SET_END}' AND t.subject_key <> $4
+    SELECT t.subject_key FROM relation_tuples t WHERE ${match} AND ${sets} AND t.subject_key <> $4
   ) t`;
 /** The same for one set, in $1..$3. */
 const ONE_SET = 't.namespace_id = $1 AND t.object = $2 AND t.relation = $3';
 const checkOneSet = `
   SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND t.subject_key = $4
   UNION ALL
-  SELECT t.subject_key FROM relation_tuples t
-  WHERE ${ONE_SET} AND t.subject_key >= '${SUBJECT_SET_FIRST}' AND t.subject_key < '${SUBJECT_SET_END}' AND t.subject_key <> $4`;
+  SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND ${setsOfRelation('$3')} AND t.subject_key <> $4`;
 const checkTarget = (match: string): string =>
   `SELECT t.subject_key FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match} AND t.subject_key = $4`;
 const children = (match: string): string =>
   `SELECT t.namespace_id, t.object, t.relation, t.subject_key FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match}
    ORDER BY t.namespace_id, t.object, t.relation, t.subject_key`;
 
+/**
+ * A whole check in one statement: a breadth-first walk from the checked set, as stored keys. A row is
+ * a subject found in a tuple `depth` tuples down the path (the checked set itself is the row at depth
+ * 0, so the walk may start from it); a subject-set row is read in turn while the path may grow, and
+ * only when its namespace id is among $4 (sets of other namespaces have no members). UNION drops the
+ * rows a level repeats, so a level reads each set once however many paths reach it; a cycle ends at
+ * the depth limit. The walk runs only as far as the outer query pulls it: up to the first row that
+ * is the target ($2, found = true) or up to the $5th row (found = false: too wide to settle here).
+ * No row: the target is not reachable within $3 tuples. A stored key of a set reads
+ * `s:<namespace id>:<object>#<relation>` (objects hold neither `:` nor `#`); an empty relation stands
+ * for every relation of the object.
+ */
+const walkTo = `
+  WITH RECURSIVE walk(subject_key, depth) AS (
+    SELECT $1::text COLLATE "C", 0
+    UNION
+    SELECT t.subject_key::text, w.depth + 1
+    FROM walk w
+    CROSS JOIN LATERAL regexp_match(w.subject_key, '^s:([0-9]+):([^#]*)#(.*)$') AS m(part)
+    CROSS JOIN LATERAL (
+      SELECT t.subject_key FROM relation_tuples t
+      WHERE m.part[3] <> '' AND t.namespace_id = m.part[1]::int AND t.object = m.part[2] AND t.relation = m.part[3]
+        AND t.subject_key = $2
+      UNION ALL
+      SELECT t.subject_key FROM relation_tuples t
+      WHERE m.part[3] <> '' AND w.depth + 1 < $3 AND t.namespace_id = m.part[1]::int AND t.object = m.part[2]
+        AND t.relation = m.part[3] AND ${setsOfRelation('m.part[3]')} AND t.subject_key <> $2
+      UNION ALL
+      SELECT t.subject_key FROM relation_tuples t
+      WHERE m.part[3] = '' AND t.namespace_id = m.part[1]::int AND t.object = m.part[2]
+        AND (t.subject_key = $2 OR (w.depth + 1 < $3 AND ${SETS_OF_ANY_RELATION}))
+    ) t
+    WHERE m.part[1]::int = ANY($4::int[])
+  )
+  SELECT w.depth > 0 AND w.subject_key = $2 AS found
+  FROM (SELECT subject_key, depth, row_number() OVER () AS n FROM walk) w
+  WHERE (w.depth > 0 AND w.subject_key = $2) OR w.n = $5
+  LIMIT 1`;
+
 const STATEMENTS = {
+  walkTo,
   checkOneSet,
   checkOneSetTarget: `SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND t.subject_key = $4`,
   childrenOfOneSet: `SELECT t.namespace_id, t.object, t.relation, t.subject_key FROM relation_tuples t WHERE ${ONE_SET}
     ORDER BY t.subject_key`,
-  checkLevel: checkLevel(SAME_SET),
-  checkLevelAnyRelation: checkLevel(SAME_OBJECT),
+  checkLevel: checkLevel(SAME_SET, setsOfRelation('q.relation')),
+  checkLevelAnyRelation: checkLevel(SAME_OBJECT, SETS_OF_ANY_RELATION),
   checkTarget: checkTarget(SAME_SET),
   checkTargetAnyRelation: checkTarget(SAME_OBJECT),
   children: children(SAME_SET),
@@ -99,6 +148,24 @@ export class TuplesRepository {
     return keys;
   }
 
+  /**
+   * Whether `targetKey` is a subject of the set `startKey` through at most `maxDepth` tuples, following
+   * subject sets of `namespaceIds` only, in one statement; undefined when the walk met `maxRows`
+   * subjects before an answer. A walk that finds the target within `maxRows` subjects has visited fewer
+   * distinct sets than that, so the answer is the one a level-by-level walk with that many sets would give.
+   */
+  async reaches(
+    startKey: string,
+    targetKey: string,
+    maxDepth: number,
+    namespaceIds: readonly number[],
+    maxRows: number,
+  ): Promise<boolean | undefined> {
+    const [row] = await this.run<{ found: boolean }>('walkTo', [startKey, targetKey, maxDepth, namespaceIds, maxRows]);
+    if (row === undefined) return false;
+    return row.found ? true : undefined;
+  }
+
   /** Every tuple of `sets`, ordered by namespace, object, relation, subject. */
   async tuplesOf(sets: readonly StoredSet[]): Promise<StoredTuple[]> {
     const { exact, anyRelation } = partition(sets);
@@ -127,14 +194,30 @@ export class TuplesRepository {
     });
   }
 
-  /** Like `insert`, in the caller's transaction (which announces the change). */
-  async insertWithin(manager: EntityManager, tuple: StoredTuple): Promise<void> {
-    await manager.query(STATEMENTS.insert, [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey]);
+  /** Like `insert`, in the caller's transaction, which also carries the announcement when the tuple was new. */
+  async insertWithin(manager: EntityManager, tuple: StoredTuple, announce: Announce): Promise<boolean> {
+    // TypeORM answers an INSERT with its rows only: RETURNING makes a new row show.
+    const rows = (await manager.query(`${STATEMENTS.insert} RETURNING true AS inserted`, [
+      tuple.namespaceId,
+      tuple.object,
+      tuple.relation,
+      tuple.subjectKey,
+    ])) as unknown[];
+    const inserted = rows.length > 0;
+    if (inserted) await announce(manager);
+    return inserted;
   }
 
-  /** Deletes a subject's tuples in one namespace (served by the subject index), in the caller's transaction. */
-  async deleteSubjectWithin(manager: EntityManager, namespaceId: number, subjectKey: string): Promise<void> {
-    await manager.query('DELETE FROM relation_tuples WHERE namespace_id = $1 AND subject_key = $2', [namespaceId, subjectKey]);
+  /**
+   * Deletes a subject's tuples in one namespace (served by the subject index), in the caller's
+   * transaction, which also carries the announcement when any went.
+   */
+  async deleteSubjectWithin(manager: EntityManager, namespaceId: number, subjectKey: string, announce: Announce): Promise<number> {
+    const text = 'DELETE FROM relation_tuples WHERE namespace_id = $1 AND subject_key = $2';
+    // A DELETE through TypeORM's query answers [rows, affected count].
+    const [, affected] = (await manager.query(text, [namespaceId, subjectKey])) as [unknown, number];
+    if (affected > 0) await announce(manager);
+    return affected;
   }
 
   /**

@@ -164,10 +164,12 @@ export class TuplesService {
     this.namespaces.ensure(checkNamespace(name, field));
   }
 
-  /** Inserts the tuple unless it exists, in the caller's transaction, which also carries the announcement. */
+  /**
+   * Inserts the tuple unless it exists, in the caller's transaction, which also carries the
+   * announcement when the tuple was new.
+   */
   async writeWithin(manager: EntityManager, fields: TupleFields): Promise<void> {
-    await this.repository.insertWithin(manager, this.toStored(parseTuple(fields), ''));
-    await this.cache.invalidate(manager);
+    await this.repository.insertWithin(manager, this.toStored(parseTuple(fields), ''), this.cache.invalidate);
   }
 
   /**
@@ -180,14 +182,13 @@ export class TuplesService {
 
   /**
    * Deletes every tuple of the namespace whose subject is this subject id, in the caller's transaction,
-   * which also carries the announcement.
+   * which also carries the announcement when any went.
    */
   async deleteSubjectWithin(manager: EntityManager, namespace: string, subjectId: string): Promise<void> {
     const namespaceId = this.namespaces.idOf(this.knownNamespace(namespace, 'namespace'))!;
     const subjectKey = encodeSubject(parseSubject(subjectId, 'subject'), this.namespaces);
     if (subjectKey === undefined) return;
-    await this.repository.deleteSubjectWithin(manager, namespaceId, subjectKey);
-    await this.cache.invalidate(manager);
+    await this.repository.deleteSubjectWithin(manager, namespaceId, subjectKey, this.cache.invalidate);
   }
 
   private depthFor(requested: number | undefined): number {

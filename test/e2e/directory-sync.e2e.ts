@@ -6,6 +6,7 @@ import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import type { HttpResponse } from '../support/http.js';
 import { authorize, basic, createClient, token, type WireClient, type WireTokenResponse } from '../support/oauth.js';
+import { tupleAnnouncementsSettled } from '../support/tuples.js';
 import { apiLogin, Browser, GOOD_PASSWORD, type FlowShape } from '../support/self-service.js';
 import { endSecretGrace } from '../support/time-travel.js';
 
@@ -600,6 +601,42 @@ describe('groups', () => {
     expect(
       await queryDatabase(app.databaseUrl, 'SELECT 1 FROM directory_sync_groups WHERE connection_id = $1', [connection.id]),
     ).toHaveLength(0);
+  });
+});
+
+describe('check cache', () => {
+  it('is kept when an event changes no tuple: a membership that exists, a deleted user in no group', async () => {
+    const connection = await connect({ on_deactivate: 'delete', groups_namespace: 'calm' });
+    await send(connection, [
+      event('user.created', user('c-ann', 'c-ann@example.com')),
+      event('user.created', user('c-bob', 'c-bob@example.com')),
+      event('user.created', user('c-cid', 'c-cid@example.com')),
+    ]);
+    const ann = await linkedIdentity(connection.id, 'c-ann');
+    const bob = await linkedIdentity(connection.id, 'c-bob');
+    const addAnn = (): Promise<HttpResponse<Summary>> =>
+      send(connection, event('group.user_added', { ...user('c-ann', 'c-ann@example.com'), group: group('quiet') }));
+    expect((await addAnn()).body).toMatchObject({ applied: 1 });
+    const [stored] = await queryDatabase<{ namespace_id: number }>(
+      app.databaseUrl,
+      'SELECT namespace_id FROM relation_tuples WHERE subject_key = $1',
+      [`i:${ann.id}`],
+    );
+    const namespaceId = stored!.namespace_id;
+    await tupleAnnouncementsSettled(app, 'calm', namespaceId);
+    const addBobDirectly = (object: string): Promise<unknown> =>
+      queryDatabase(app.databaseUrl, `INSERT INTO relation_tuples VALUES ($1, $2, 'member', $3)`, [namespaceId, object, `i:${bob.id}`]);
+
+    // Bob's answer is cached, then made stale behind the service's back: only a drop would show it.
+    expect(await member('calm', 'quiet', bob.id)).toBe(false);
+    await addBobDirectly('quiet');
+    expect((await addAnn()).body).toMatchObject({ applied: 1 });
+    expect(await member('calm', 'quiet', bob.id)).toBe(false);
+
+    expect(await member('calm', 'still', bob.id)).toBe(false);
+    await addBobDirectly('still');
+    expect((await send(connection, event('user.deleted', user('c-cid', 'c-cid@example.com')))).body).toMatchObject({ applied: 1 });
+    expect(await member('calm', 'still', bob.id)).toBe(false);
   });
 });
 

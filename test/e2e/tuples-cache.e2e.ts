@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import type { HttpClient } from '../support/http.js';
+import { eventually, tupleAnnouncementsSettled } from '../support/tuples.js';
 
 /**
  * The check cache and its invalidation (same instance, and two instances on one database through
@@ -34,32 +35,6 @@ async function insertDirectly(url: string, object: string, subject: string): Pro
     object,
     `i:${subject}`,
   ]);
-}
-
-/**
- * Waits until every announcement committed so far has come back to the instance over LISTEN: the
- * writer's own commits also come back (and drop its cache once more) a moment after they were
- * acknowledged, so a test that asserts what stays cached must not fill the cache before then.
- * PostgreSQL delivers notifications in commit order, so once a drop announced last has arrived,
- * every earlier one has too.
- */
-async function announcementsSettled(app: TestApp): Promise<void> {
-  const canary = `canary-${Math.random().toString(36).slice(2)}`;
-  expect(await allowed(app.admin, canary, 'pat')).toBe(false);
-  await insertDirectly(app.databaseUrl, canary, 'pat');
-  await queryDatabase(app.databaseUrl, `SELECT pg_notify('latchkey_changes', $1)`, [
-    JSON.stringify({ topic: 'relation-tuples', key: '*' }),
-  ]);
-  expect(await eventually(() => allowed(app.admin, canary, 'pat'))).toBe(true);
-}
-
-async function eventually(probe: () => Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await probe()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('one instance', () => {
@@ -107,7 +82,7 @@ describe('one instance', () => {
   it('keeps the cache when a write changes nothing', async () => {
     // The tuple exists before the API writes it, so that write finds it and changes nothing.
     await insertDirectly(app.databaseUrl, 'steady', 'dan');
-    await announcementsSettled(app);
+    await tupleAnnouncementsSettled(app, 'files', 1);
     expect(await allowed(app.admin, 'steady', 'eve')).toBe(false);
     await insertDirectly(app.databaseUrl, 'steady', 'eve');
     await write(app.admin, 'files', 'steady', 'viewer', 'dan');

@@ -360,6 +360,32 @@ describe('GET and POST /check', () => {
       expect(await allowed('groups:ring1#member@liam', 1000)).toBe(false);
       expect(await allowed('groups:mirror#member@liam', 1000)).toBe(false);
     });
+
+    it('does not count the set checked as its own member: only a tuple makes it one', async () => {
+      expect(await allowed('groups:nobody#member@groups:nobody#member')).toBe(false);
+      expect(await allowed('groups:ring1#member@groups:ring1#member')).toBe(true);
+      expect(await allowed('groups:mirror#member@groups:mirror#member')).toBe(true);
+    });
+  });
+
+  describe('more subjects on the way than the visited-set budget (10,000), in fewer sets', () => {
+    // 6,000 sets that each contain themselves, one of which holds a set holding the subject: 6,002
+    // distinct sets, within the budget, but met again at every level, more than 10,000 subjects
+    // come before the one asked about (three levels down).
+    beforeAll(async () => {
+      const texts = ['groups:loop0#member@groups:core#member', 'groups:core#member@pia'];
+      for (let i = 0; i < 6000; i += 1)
+        texts.push(`files:vast#viewer@groups:loop${i}#member`, `groups:loop${i}#member@groups:loop${i}#member`);
+      for (let from = 0; from < texts.length; from += 2000) {
+        const deltas = texts.slice(from, from + 2000).map((text) => ({ action: 'insert', relation_tuple: tuple(text) }));
+        expect((await app.admin.patch('/relation-tuples', { json: deltas })).status).toBe(204);
+      }
+    });
+
+    it('still finds the subject, and still denies another', async () => {
+      expect(await allowed('files:vast#viewer@pia')).toBe(true);
+      expect(await allowed('files:vast#viewer@quinn')).toBe(false);
+    });
   });
 
   describe('wide fan-out', () => {

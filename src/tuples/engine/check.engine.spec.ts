@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CheckEngine } from './check.engine.js';
+import type { Subject, SubjectSet } from '../domain/relation-tuple.js';
 import { InMemoryTupleSource, parseTupleText } from './in-memory-tuple-source.js';
 
 const NAMESPACES = new Set(['files', 'groups', 'folders']);
@@ -139,6 +140,49 @@ describe('CheckEngine', () => {
       const small = new CheckEngine(source, NAMESPACES, { maxVisitedSets: 100 });
       expect(await small.check(parseTupleText('files:big#viewer@user1999'), 5)).toBe(false);
       expect(await small.check(parseTupleText('files:big#viewer@groups:g1999#member'), 5)).toBe(true);
+    });
+  });
+
+  describe('a source that walks the whole check in one call', () => {
+    /** Answers every check with `answer` from `reaches`, and records each call. */
+    class OneCallSource extends InMemoryTupleSource {
+      readonly walks: number[] = [];
+
+      constructor(
+        lines: readonly string[],
+        private readonly answer: boolean | undefined,
+      ) {
+        super(lines);
+      }
+
+      async reaches(_start: SubjectSet, _target: Subject, maxDepth: number): Promise<boolean | undefined> {
+        this.walks.push(maxDepth);
+        return this.answer;
+      }
+    }
+
+    it('takes its answer without reading level by level', async () => {
+      const source = new OneCallSource(['files:doc#viewer@alice'], false);
+      const engine = new CheckEngine(source, NAMESPACES);
+      expect(await check(engine, 'files:doc#viewer@alice', 4)).toBe(false);
+      expect(source.walks).toEqual([4]);
+      expect(source.calls).toHaveLength(0);
+    });
+
+    it('walks level by level when the source leaves the answer open', async () => {
+      const source = new OneCallSource(['files:doc#viewer@groups:g#member', 'groups:g#member@alice'], undefined);
+      const engine = new CheckEngine(source, NAMESPACES);
+      expect(await check(engine, 'files:doc#viewer@alice')).toBe(true);
+      expect(source.walks).toHaveLength(1);
+      expect(source.calls).toHaveLength(2);
+    });
+
+    it('is not asked at depth 0 nor for an unknown namespace', async () => {
+      const source = new OneCallSource([], true);
+      const engine = new CheckEngine(source, NAMESPACES);
+      expect(await check(engine, 'files:doc#viewer@alice', 0)).toBe(false);
+      expect(await check(engine, 'ghosts:g#member@alice')).toBe(false);
+      expect(source.walks).toHaveLength(0);
     });
   });
 

@@ -16,7 +16,9 @@ export const DEFAULT_CHECK_LIMITS: CheckLimits = { maxVisitedSets: 10_000 };
  * subject sets? Breadth-first: level d holds the sets reached through d-1 indirections, and the whole
  * level is read in one call to the source. A set is visited once (cycles end there), and a path may
  * use at most `maxDepth` tuples (1 = the tuple itself must exist). A namespace that does not exist
- * has no members, so the answer is false rather than an error (Keto v0.6).
+ * has no members, so the answer is false rather than an error (Keto v0.6). A source that can walk
+ * the whole graph in one round trip (`reaches`) answers first; the level walk remains for what it
+ * leaves open (a graph wider than the visited-set budget) and for sources without it.
  */
 export class CheckEngine {
   constructor(
@@ -29,6 +31,9 @@ export class CheckEngine {
     if (!this.namespaces.has(tuple.namespace)) return false;
     const target = formatSubject(tuple.subject);
     const start: SubjectSet = { namespace: tuple.namespace, object: tuple.object, relation: tuple.relation };
+    if (maxDepth < 1) return false;
+    const answer = await this.source.reaches?.(start, tuple.subject, maxDepth, this.limits.maxVisitedSets);
+    if (answer !== undefined) return answer;
     const visited = new Set<string>([formatSubject(start)]);
     let level: SubjectSet[] = [start];
     for (let depth = 1; depth <= maxDepth && level.length > 0; depth += 1) {

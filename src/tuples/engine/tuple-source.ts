@@ -12,6 +12,14 @@ export interface TupleSource {
    */
   subjectsForCheck(sets: readonly SubjectSet[], target: Subject, withSets: boolean): Promise<readonly Subject[]>;
 
+  /**
+   * Optional: the whole check in one round trip. Whether `target` is a subject of `start` through at
+   * most `maxDepth` tuples (1 = the tuple itself), following subject sets of known namespaces only;
+   * undefined when the source met about `maxVisitedSets` sets before an answer, and the engine then
+   * walks level by level with `subjectsForCheck`, which applies that limit exactly.
+   */
+  reaches?(start: SubjectSet, target: Subject, maxDepth: number, maxVisitedSets: number): Promise<boolean | undefined>;
+
   /** Every tuple of `sets`, in a stable order (object, relation, subject). */
   tuplesOf(sets: readonly SubjectSet[]): Promise<readonly RelationTuple[]>;
 }

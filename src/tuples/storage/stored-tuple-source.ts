@@ -21,6 +21,14 @@ export class StoredTupleSource implements TupleSource {
     return keys.map((key) => decodeSubject(key, this.namespaces));
   }
 
+  async reaches(start: SubjectSet, target: Subject, maxDepth: number, maxVisitedSets: number): Promise<boolean | undefined> {
+    const startKey = encodeSubject(start, this.namespaces);
+    // A target set of an unknown namespace equals no stored subject: no path reaches it.
+    const targetKey = encodeSubject(target, this.namespaces);
+    if (startKey === undefined || targetKey === undefined) return false;
+    return this.repository.reaches(startKey, targetKey, maxDepth, this.namespaces.knownIds(), maxVisitedSets);
+  }
+
   async tuplesOf(sets: readonly SubjectSet[]): Promise<readonly RelationTuple[]> {
     const stored = this.storedSets(sets);
     if (stored.length === 0) return [];
