@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../common/errors/app-error.js';
 import { ErrorKind } from '../common/errors/error-kind.js';
+import { requestCookies } from '../common/http/cookies.js';
 import { effectiveClaimsMapping } from '../common/oidc/standard-claims.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { ConsentAdminService, type LoginRequestView } from '../consent/consent-admin.service.js';
+import { ConsentAdminService, type ConsentRequestView, type LoginRequestView } from '../consent/consent-admin.service.js';
 import type { IdentityRecord } from '../identities/identity-record.js';
 import { IdentitiesService } from '../identities/identities.service.js';
 import { BrowserUiService, type BrowserSessionView } from '../self-service/browser-ui.service.js';
@@ -111,9 +112,10 @@ export class OAuth2Pages {
     this.assertOn('consent');
     const challenge = queryValue(http.request, 'consent_challenge');
     if (challenge === undefined) throw UiError.invalidRequest('consent_challenge');
-    const { request, client } = await this.consent.getConsentRequest(challenge);
+    const view = await this.askedInThisBrowser(http, challenge);
+    const { request, client } = view;
     if (request.skip || client.metadata['first_party'] === true) {
-      return this.renderer.redirect(http.reply, await this.grant(challenge, request.skip));
+      return this.renderer.redirect(http.reply, await this.grant(view, request.skip));
     }
     const record = await this.identityOrUndefined(request.subject);
     return this.renderer.send(http.reply, 'consent', UI_TEXTS.consent.title, {
@@ -142,10 +144,12 @@ export class OAuth2Pages {
     this.assertOn('consent');
     this.selfService.verifyFormToken(http.request, singleValue(http.request.body, 'csrf_token'));
     const challenge = requiredField(http.request, 'consent_challenge');
-    if (decisionOf(http.request) === 'reject') {
+    const decision = decisionOf(http.request);
+    const view = await this.askedInThisBrowser(http, challenge);
+    if (decision === 'reject') {
       return this.renderer.redirect(http.reply, await this.consent.rejectConsentRequest(challenge, DENIED));
     }
-    return this.renderer.redirect(http.reply, await this.grant(challenge, checked(http.request, 'remember')));
+    return this.renderer.redirect(http.reply, await this.grant(view, checked(http.request, 'remember')));
   }
 
   /** `GET /ui/oauth2/logout?logout_challenge=`: asks whether to sign out. */
@@ -176,8 +180,7 @@ export class OAuth2Pages {
   }
 
   /** Grants every requested scope and audience, with the claims of the granted scopes in ID tokens and /userinfo. */
-  private async grant(challenge: string, remember: boolean): Promise<string> {
-    const { request } = await this.consent.getConsentRequest(challenge);
+  private async grant({ request, challenge }: ConsentRequestView, remember: boolean): Promise<string> {
     const context = request.context as Record<string, unknown>;
     const byScope =
       context[CLAIMS_CONTEXT_KEY] ?? (await this.identityOrUndefined(request.subject).then((record) => this.claimsOf(record)));
@@ -187,6 +190,17 @@ export class OAuth2Pages {
       remember,
       session: { id_token: claimsForScopes(byScope, request.requestedScope) },
     });
+  }
+
+  /**
+   * The consent request, only in the browser it was asked in (else 403 `request_forbidden`): whoever
+   * else holds the challenge (a link passed on, another person at another browser) can neither see
+   * whose account it is nor answer for them.
+   */
+  private async askedInThisBrowser(http: PageHttp, challenge: string): Promise<ConsentRequestView> {
+    const view = await this.consent.getConsentRequest(challenge);
+    this.consent.assertAskedIn(view, requestCookies(http.request));
+    return view;
   }
 
   /** What the login hands on to the consent request: the identity's claims by scope (documented for consent apps). */
