@@ -84,6 +84,26 @@ export class OAuth2Pages {
     });
   }
 
+  /**
+   * The `login_hint` of the authorization a sign-in returns to, when it returns to this login page
+   * with a login request that is still open; else undefined (the sign-in works as ever without it).
+   */
+  async loginHintFor(returnTo: string | null): Promise<string | undefined> {
+    if (returnTo === null || !URL.canParse(returnTo) || !this.config.oauth2.builtInPages.login) return undefined;
+    const url = new URL(returnTo);
+    const page = new URL(`${this.issuer}/ui/oauth2/login`);
+    if (url.origin !== page.origin || url.pathname !== page.pathname) return undefined;
+    const challenge = url.searchParams.get('login_challenge');
+    if (challenge === null || challenge === '') return undefined;
+    try {
+      const hint = (await this.consent.getLoginRequest(challenge)).request.oidcContext.login_hint;
+      return hint === '' ? undefined : hint;
+    } catch (error) {
+      if (error instanceof AppError && (error.kind === ErrorKind.NotFound || error.kind === ErrorKind.Conflict)) return undefined;
+      throw error;
+    }
+  }
+
   /** `POST /ui/oauth2/login`: continue (remembered per the checkbox) or cancel, back to the client either way. */
   async submitLogin(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('login');
@@ -93,7 +113,12 @@ export class OAuth2Pages {
       return this.renderer.redirect(http.reply, await this.consent.rejectLoginRequest(challenge, DENIED));
     }
     const session = await this.selfService.session(http.request);
-    if (session === undefined) return this.renderer.redirect(http.reply, this.pageUrl('login', 'login_challenge', challenge));
+    const { request } = await this.consent.getLoginRequest(challenge);
+    // The form may be posted without the page (or long after it): a session that this request needs
+    // to see re-authenticated (prompt=login, max_age) goes back through the page, to the sign-in.
+    if (session === undefined || !this.freshEnough(session, request.requestUrl, request.requestedAt)) {
+      return this.renderer.redirect(http.reply, this.pageUrl('login', 'login_challenge', challenge));
+    }
     const record = await this.identities.get(session.identityId);
     const remember = checked(http.request, 'remember');
     const location = await this.consent.acceptLoginRequest(challenge, {
