@@ -40,6 +40,7 @@ const DENIED = { error: 'access_denied', error_description: 'The resource owner 
 export class OAuth2Pages {
   private readonly issuer: string;
   private readonly mapping: Readonly<Record<string, string>>;
+  private readonly loginPage: URL;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -50,6 +51,7 @@ export class OAuth2Pages {
   ) {
     this.issuer = config.urls.issuer;
     this.mapping = effectiveClaimsMapping(config.oauth2.claimsMapping);
+    this.loginPage = new URL(`${this.issuer}/ui/oauth2/login`);
   }
 
   /** `GET /ui/oauth2/login?login_challenge=`: skip, send to the sign-in form, or ask to continue as the signed-in identity. */
@@ -91,8 +93,7 @@ export class OAuth2Pages {
   async loginHintFor(returnTo: string | null): Promise<string | undefined> {
     if (returnTo === null || !URL.canParse(returnTo) || !this.config.oauth2.builtInPages.login) return undefined;
     const url = new URL(returnTo);
-    const page = new URL(`${this.issuer}/ui/oauth2/login`);
-    if (url.origin !== page.origin || url.pathname !== page.pathname) return undefined;
+    if (url.origin !== this.loginPage.origin || url.pathname !== this.loginPage.pathname) return undefined;
     const challenge = url.searchParams.get('login_challenge');
     if (challenge === null || challenge === '') return undefined;
     try {
