@@ -4,6 +4,7 @@ import type { Page } from '../common/pagination/page.js';
 import type { OAuth2Config, UrlsConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ChallengeSealer } from './challenge-sealer.js';
+import { CONSENT_CSRF_COOKIE } from './consent-cookies.js';
 import { ConsentError } from './consent.errors.js';
 import { ConsentRequestsRepository } from './consent-requests.repository.js';
 import type { AcceptConsentRequestDto } from './dto/accept-consent-request.dto.js';
@@ -13,7 +14,7 @@ import type { ConsentRequestEntity } from './entities/consent-request.entity.js'
 import type { LoginRequestEntity } from './entities/login-request.entity.js';
 import type { LogoutRequestEntity } from './entities/logout-request.entity.js';
 import { flowExpired, withQueryParameter } from './flow-decisions.js';
-import { digestOf, newFlowSecret } from './flow-secrets.js';
+import { digestOf, matchesDigest, newFlowSecret } from './flow-secrets.js';
 import { LoginRequestsRepository } from './login-requests.repository.js';
 import { LoginSessionsRepository } from './login-sessions.repository.js';
 import { LogoutRequestsRepository } from './logout-requests.repository.js';
@@ -109,6 +110,16 @@ export class ConsentAdminService {
   async getConsentRequest(challenge: string): Promise<ConsentRequestView> {
     const request = await this.unusedConsentRequest(challenge);
     return this.consentView(request, challenge);
+  }
+
+  /**
+   * 403 `request_forbidden` unless the browser's cookies hold the consent CSRF cookie set with this
+   * request's challenge, i.e. it is the browser the consent was asked in. A consent page served on this
+   * site sees that cookie, so it can refuse to let another browser (another person) answer a consent
+   * it was handed the challenge of; redeeming the verifier checks the same cookie, later.
+   */
+  assertAskedIn(view: ConsentRequestView, cookies: Readonly<Record<string, string | undefined>>): void {
+    if (!matchesDigest(cookies[CONSENT_CSRF_COOKIE], view.request.csrfHash)) throw ConsentError.csrf('consent');
   }
 
   /**

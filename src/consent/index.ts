@@ -8,7 +8,7 @@ export type {
   OidcContext,
   Prompt,
 } from './authorization-context.js';
-export { ConsentAdminService, type LoginRequestView } from './consent-admin.service.js';
+export { ConsentAdminService, type ConsentRequestView, type LoginRequestView } from './consent-admin.service.js';
 export { LOGIN_SESSION_COOKIE } from './consent-cookies.js';
 export { ConsentFlowService } from './consent-flow.service.js';
 export { ConsentError, ConsentErrorCode } from './consent.errors.js';

@@ -15,4 +15,4 @@ export { SelfServiceModule } from './self-service.module.js';
 export { SessionsService } from './sessions/sessions.service.js';
 // The messages and nodes a UiContainer is made of, for pages that render or build one.
 export { UiMessages } from './ui/ui-messages.js';
-export { csrfNode, passwordNode, submitNode, traitNodes } from './ui/ui-nodes.js';
+export { csrfNode, passwordIdentifierNode, passwordNode, submitNode, traitNodes } from './ui/ui-nodes.js';

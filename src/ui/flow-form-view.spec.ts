@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { UiMessages, csrfNode, passwordNode, submitNode, traitNodes, type UiContainer } from '../self-service/index.js';
+import {
+  UiMessages,
+  csrfNode,
+  passwordIdentifierNode,
+  passwordNode,
+  submitNode,
+  traitNodes,
+  type UiContainer,
+} from '../self-service/index.js';
 import { formsOf, messageViews } from './flow-form-view.js';
 
 const schema = {
@@ -60,6 +68,23 @@ describe('forms of a flow container', () => {
     const forms = formsOf(settings, { splitByGroup: false, newPassword: false });
     expect(forms).toHaveLength(1);
     expect(forms[0]!.nodes.find((node) => node.name === 'password')?.autocomplete).toBe('current-password');
+  });
+
+  it('shows the identifier hint only in an empty sign-in identifier', () => {
+    const login = (identifier: string): UiContainer => ({
+      action: 'https://id.example/self-service/login?flow=1',
+      method: 'POST',
+      nodes: [csrfNode('token'), passwordIdentifierNode(identifier), passwordNode()],
+    });
+    const options = { splitByGroup: false, newPassword: false, identifierHint: 'hint@example.com' };
+    const [empty] = formsOf(login(''), options);
+    expect(empty!.nodes.map((node) => [node.name, node.value, node.hasValue])).toEqual([
+      ['csrf_token', 'token', true],
+      ['password_identifier', 'hint@example.com', true],
+      ['password', '', false],
+    ]);
+    const [typed] = formsOf(login('typed@example.com'), options);
+    expect(typed!.nodes[1]).toMatchObject({ value: 'typed@example.com' });
   });
 
   it('carries node messages and marks errors', () => {

@@ -40,6 +40,11 @@ export interface FormOptions {
   readonly splitByGroup: boolean;
   /** The password field sets a new password (registration, settings): browsers offer to generate one. */
   readonly newPassword: boolean;
+  /**
+   * What an empty sign-in identifier shows (the `login_hint` of the OAuth2 authorization the sign-in is
+   * for): a value the person may change, never trusted for anything; the flow itself is untouched.
+   */
+  readonly identifierHint?: string | undefined;
 }
 
 /**
@@ -68,13 +73,14 @@ export function messageViews(messages: readonly UiText[] | null | undefined): Me
 function nodeView(node: UiNode, idPrefix: string, options: FormOptions): NodeView {
   const { attributes } = node;
   const type = attributes.type;
-  const value = textOf(attributes.value);
+  const hint = attributes.name === 'password_identifier' && textOf(attributes.value) === '' ? options.identifierHint : undefined;
+  const value = hint ?? textOf(attributes.value);
   return {
     id: `${idPrefix}${attributes.name.replace(/[^A-Za-z0-9_-]/g, '-')}`,
     name: attributes.name,
     type,
     value,
-    hasValue: attributes.value !== undefined && attributes.value !== null && type !== 'password',
+    hasValue: hint !== undefined || (attributes.value !== undefined && attributes.value !== null && type !== 'password'),
     label: node.meta.label?.text ?? attributes.name,
     required: attributes.required === true,
     disabled: attributes.disabled,

@@ -5,7 +5,7 @@ import { ErrorKind } from '../common/errors/error-kind.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { BrowserUiService, type BrowserFlowView, type FlowKind, FlowResponder, selfServiceRequestOf } from '../self-service/index.js';
 import { formsOf, messageViews } from './flow-form-view.js';
-import type { PageHttp } from './oauth2-pages.service.js';
+import { OAuth2Pages, type PageHttp } from './oauth2-pages.service.js';
 import { UI_TEXTS } from './ui-catalogue.js';
 import { queryValue, singleValue } from './ui-forms.js';
 import { UiRenderer } from './ui-renderer.js';
@@ -34,6 +34,7 @@ export class FlowPages {
     private readonly selfService: BrowserUiService,
     private readonly renderer: UiRenderer,
     private readonly responder: FlowResponder,
+    private readonly oauth2: OAuth2Pages,
   ) {
     this.issuer = config.urls.issuer;
   }
@@ -55,7 +56,11 @@ export class FlowPages {
     const model: Record<string, unknown> = {
       messages,
       messagesAlert: messages.some((message) => message.isError),
-      forms: formsOf(flow.ui, { splitByGroup: kind === 'settings', newPassword: kind !== 'login' }),
+      forms: formsOf(flow.ui, {
+        splitByGroup: kind === 'settings',
+        newPassword: kind !== 'login',
+        identifierHint: kind === 'login' ? await this.oauth2.loginHintFor(flow.returnTo) : undefined,
+      }),
       links: this.links(kind, flow.returnTo ?? undefined),
     };
     if (kind === 'settings') Object.assign(model, await this.sessionsSection(http));

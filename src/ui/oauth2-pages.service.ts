@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../common/errors/app-error.js';
 import { ErrorKind } from '../common/errors/error-kind.js';
+import { requestCookies } from '../common/http/cookies.js';
 import { effectiveClaimsMapping } from '../common/oidc/standard-claims.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { ConsentAdminService, type LoginRequestView } from '../consent/index.js';
+import { ConsentAdminService, type ConsentRequestView, type LoginRequestView } from '../consent/index.js';
 import { IdentitiesService, type IdentityRecord } from '../identities/index.js';
 import { BrowserUiService, type BrowserSessionView, FlowResponder, selfServiceRequestOf } from '../self-service/index.js';
 import { claimsByScope, claimsForScopes, type ClaimsByScope } from './identity-claims.js';
@@ -38,6 +39,7 @@ const DENIED = { error: 'access_denied', error_description: 'The resource owner 
 export class OAuth2Pages {
   private readonly issuer: string;
   private readonly mapping: Readonly<Record<string, string>>;
+  private readonly loginPage: URL;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,6 +51,7 @@ export class OAuth2Pages {
   ) {
     this.issuer = config.urls.issuer;
     this.mapping = effectiveClaimsMapping(config.oauth2.claimsMapping);
+    this.loginPage = new URL(`${this.issuer}/ui/oauth2/login`);
   }
 
   /** `GET /ui/oauth2/login?login_challenge=`: skip, send to the sign-in form, or ask to continue as the signed-in identity. */
@@ -83,6 +86,25 @@ export class OAuth2Pages {
     });
   }
 
+  /**
+   * The `login_hint` of the authorization a sign-in returns to, when it returns to this login page
+   * with a login request that is still open; else undefined (the sign-in works as ever without it).
+   */
+  async loginHintFor(returnTo: string | null): Promise<string | undefined> {
+    if (returnTo === null || !URL.canParse(returnTo) || !this.config.oauth2.builtInPages.login) return undefined;
+    const url = new URL(returnTo);
+    if (url.origin !== this.loginPage.origin || url.pathname !== this.loginPage.pathname) return undefined;
+    const challenge = url.searchParams.get('login_challenge');
+    if (challenge === null || challenge === '') return undefined;
+    try {
+      const hint = (await this.consent.getLoginRequest(challenge)).request.oidcContext.login_hint;
+      return hint === '' ? undefined : hint;
+    } catch (error) {
+      if (error instanceof AppError && (error.kind === ErrorKind.NotFound || error.kind === ErrorKind.Conflict)) return undefined;
+      throw error;
+    }
+  }
+
   /** `POST /ui/oauth2/login`: continue (remembered per the checkbox) or cancel, back to the client either way. */
   async submitLogin(http: PageHttp): Promise<FastifyReply> {
     this.assertOn('login');
@@ -92,7 +114,12 @@ export class OAuth2Pages {
       return this.renderer.redirect(http.reply, await this.consent.rejectLoginRequest(challenge, DENIED));
     }
     const session = await this.selfService.session(selfServiceRequestOf(http.request));
-    if (session === undefined) return this.renderer.redirect(http.reply, this.pageUrl('login', 'login_challenge', challenge));
+    const { request } = await this.consent.getLoginRequest(challenge);
+    // The form may be posted without the page (or long after it): a session that this request needs
+    // to see re-authenticated (prompt=login, max_age) goes back through the page, to the sign-in.
+    if (session === undefined || !this.freshEnough(session, request.requestUrl, request.requestedAt)) {
+      return this.renderer.redirect(http.reply, this.pageUrl('login', 'login_challenge', challenge));
+    }
     const record = await this.identities.get(session.identityId);
     const remember = checked(http.request, 'remember');
     const location = await this.consent.acceptLoginRequest(challenge, {
@@ -111,9 +138,10 @@ export class OAuth2Pages {
     this.assertOn('consent');
     const challenge = queryValue(http.request, 'consent_challenge');
     if (challenge === undefined) throw UiError.invalidRequest('consent_challenge');
-    const { request, client } = await this.consent.getConsentRequest(challenge);
+    const view = await this.askedInThisBrowser(http, challenge);
+    const { request, client } = view;
     if (request.skip || client.metadata['first_party'] === true) {
-      return this.renderer.redirect(http.reply, await this.grant(challenge, request.skip));
+      return this.renderer.redirect(http.reply, await this.grant(view, request.skip));
     }
     const record = await this.identityOrUndefined(request.subject);
     return this.renderer.send(http.reply, 'consent', UI_TEXTS.consent.title, {
@@ -142,10 +170,12 @@ export class OAuth2Pages {
     this.assertOn('consent');
     this.selfService.verifyFormToken(selfServiceRequestOf(http.request), singleValue(http.request.body, 'csrf_token'));
     const challenge = requiredField(http.request, 'consent_challenge');
-    if (decisionOf(http.request) === 'reject') {
+    const decision = decisionOf(http.request);
+    const view = await this.askedInThisBrowser(http, challenge);
+    if (decision === 'reject') {
       return this.renderer.redirect(http.reply, await this.consent.rejectConsentRequest(challenge, DENIED));
     }
-    return this.renderer.redirect(http.reply, await this.grant(challenge, checked(http.request, 'remember')));
+    return this.renderer.redirect(http.reply, await this.grant(view, checked(http.request, 'remember')));
   }
 
   /** `GET /ui/oauth2/logout?logout_challenge=`: asks whether to sign out. */
@@ -178,8 +208,7 @@ export class OAuth2Pages {
   }
 
   /** Grants every requested scope and audience, with the claims of the granted scopes in ID tokens and /userinfo. */
-  private async grant(challenge: string, remember: boolean): Promise<string> {
-    const { request } = await this.consent.getConsentRequest(challenge);
+  private async grant({ request, challenge }: ConsentRequestView, remember: boolean): Promise<string> {
     const context = request.context as Record<string, unknown>;
     const byScope =
       context[CLAIMS_CONTEXT_KEY] ?? (await this.identityOrUndefined(request.subject).then((record) => this.claimsOf(record)));
@@ -189,6 +218,17 @@ export class OAuth2Pages {
       remember,
       session: { id_token: claimsForScopes(byScope, request.requestedScope) },
     });
+  }
+
+  /**
+   * The consent request, only in the browser it was asked in (else 403 `request_forbidden`): whoever
+   * else holds the challenge (a link passed on, another person at another browser) can neither see
+   * whose account it is nor answer for them.
+   */
+  private async askedInThisBrowser(http: PageHttp, challenge: string): Promise<ConsentRequestView> {
+    const view = await this.consent.getConsentRequest(challenge);
+    this.consent.assertAskedIn(view, requestCookies(http.request));
+    return view;
   }
 
   /** What the login hands on to the consent request: the identity's claims by scope (documented for consent apps). */

@@ -311,6 +311,45 @@ describe.skipIf(!haveChromium)('the built-in sign-in pages in a real browser', {
     await noScript.close();
   });
 
+  it('login_hint fills the sign-in; the consent it leads to is answered only in this browser, not in another one', async () => {
+    const asking = await browser.newContext();
+    const asker = await watched(asking);
+    const before = rp.results.length;
+    await asker.goto(`${rp.origin}/start?login_hint=${encodeURIComponent(EMAIL)}`);
+    await asker.waitForURL((url) => url.pathname === '/ui/login');
+    expect(await asker.inputValue('input[name="password_identifier"]')).toBe(EMAIL);
+    await asker.fill('input[name="password"]', NEW_PASSWORD);
+    await asker.click('button[name="method"][value="password"]');
+    await asker.waitForURL((url) => url.pathname === '/ui/oauth2/login');
+    await asker.click('button[name="decision"][value="accept"]');
+    await asker.waitForURL((url) => url.pathname === '/ui/oauth2/consent');
+    const consentUrl = asker.url();
+    const challenge = new URL(consentUrl).searchParams.get('consent_challenge')!;
+
+    // Another browser (no session, cookies of its own) handed the consent's URL.
+    const otherContext = await browser.newContext();
+    const other = await otherContext.newPage();
+    const shown = await other.goto(consentUrl);
+    expect(shown?.status()).toBe(403);
+    expect(await other.locator('.code').textContent()).toBe('403 request_forbidden');
+    await other.goto(`${issuer}/ui/login`);
+    await other.waitForURL((url) => url.pathname === '/ui/login' && url.searchParams.has('flow'));
+    const token = await other.locator('input[name="csrf_token"]').getAttribute('value');
+    const answered = await other.request.post(`${issuer}/ui/oauth2/consent`, {
+      form: { csrf_token: token!, consent_challenge: challenge, decision: 'accept' },
+      maxRedirects: 0,
+    });
+    expect(answered.status()).toBe(403);
+    expect(await answered.text()).toContain('403 request_forbidden');
+    await otherContext.close();
+
+    await asker.click('button[name="decision"][value="accept"]');
+    await asker.waitForSelector('#signed-in');
+    expect(rp.results).toHaveLength(before + 1);
+    expect(rp.results.at(-1)?.userinfo['email']).toBe(EMAIL);
+    await asking.close();
+  });
+
   it('no page tripped its Content Security Policy', () => {
     expect(cspErrors).toEqual([]);
   });

@@ -61,6 +61,11 @@ async function atConsent(browser: OAuthBrowser, scope = 'openid profile email'):
   return consent;
 }
 
+/** The error code an error page shows. */
+function errorCodeOf(html: string): string | undefined {
+  return /<span class="code">\d+ ([a-z_]+)<\/span>/.exec(html)?.[1];
+}
+
 function csrfTokenOf(html: string): string {
   const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
   expect(token).toBeDefined();
@@ -158,6 +163,49 @@ describe('built-in consent after an external login app', () => {
     expect(denied.status).toBe(303);
     const back = await browser.follow(denied.headers.get('location')!);
     expect(new URL(back).searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('another browser holding the challenge can neither see nor answer the consent; the browser it was asked in still can', async () => {
+    const asker = new OAuthBrowser(app);
+    const consent = await atConsent(asker);
+    const challenge = queryParam(consent, 'consent_challenge')!;
+    const page = await asker.get(consent);
+    expect(page.status).toBe(200);
+
+    // Another person's browser, at a consent of its own: its form token is valid, its consent cookie is not A's.
+    const other = new OAuthBrowser(app);
+    const otherPage = await other.get(await atConsent(other));
+    const otherToken = csrfTokenOf(otherPage.text);
+    // And a browser with no authorization at all, with only a CSRF cookie.
+    const bare = new OAuthBrowser(app);
+    const signIn = await bare.get(await bare.follow('/self-service/login/browser'));
+    const bareToken = csrfTokenOf(signIn.text);
+    for (const [stranger, token] of [
+      [other, otherToken],
+      [bare, bareToken],
+    ] as const) {
+      const shown = await stranger.get(consent);
+      expect(shown.status).toBe(403);
+      expect(errorCodeOf(shown.text)).toBe('request_forbidden');
+      for (const decision of ['accept', 'reject']) {
+        const answered = await stranger.post('/ui/oauth2/consent', { csrf_token: token, consent_challenge: challenge, decision });
+        expect(answered.status).toBe(403);
+        expect(errorCodeOf(answered.text)).toBe('request_forbidden');
+      }
+    }
+
+    const pending = await app.admin.get<{ skip: boolean }>(
+      `/oauth2/auth/requests/consent?consent_challenge=${encodeURIComponent(challenge)}`,
+    );
+    expect(pending.status, pending.text).toBe(200);
+    const allowed = await asker.post('/ui/oauth2/consent', {
+      csrf_token: csrfTokenOf(page.text),
+      consent_challenge: challenge,
+      decision: 'accept',
+    });
+    expect(allowed.status, allowed.text).toBe(303);
+    const back = await asker.follow(allowed.headers.get('location')!);
+    expect(new URL(back).searchParams.get('code')).not.toBeNull();
   });
 
   it('a replayed consent form after the code was issued is a 409 page', async () => {

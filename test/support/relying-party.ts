@@ -10,8 +10,8 @@ export interface RelyingPartyResult {
 
 /**
  * A tiny relying party on 127.0.0.1 (another site than the provider) built on panva's openid-client:
- * `/start` sends the browser to the authorization endpoint (code + PKCE, state, nonce; `?prompt=` is
- * passed on), `/cb` redeems
+ * `/start` sends the browser to the authorization endpoint (code + PKCE, state, nonce; `?prompt=` and
+ * `?login_hint=` are passed on), `/cb` redeems
  * the code, verifies the ID token, reads /userinfo and shows both. Every result is kept in `results`.
  */
 export class RelyingParty {
@@ -79,6 +79,7 @@ export class RelyingParty {
         code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
         code_challenge_method: 'S256',
         ...(url.searchParams.has('prompt') ? { prompt: url.searchParams.get('prompt')! } : {}),
+        ...(url.searchParams.has('login_hint') ? { login_hint: url.searchParams.get('login_hint')! } : {}),
       });
       return { status: 302, location: location.href };
     }
