@@ -1,6 +1,6 @@
 import type { SubjectType, TokenEndpointAuthMethod } from './client.js';
 
-/** What a registration may ask for. Where the seed is silent these follow Hydra v1.5 (see docs/clients.md). */
+/** What a registration may ask for. Where Hydra's API description is silent these follow Hydra v1.5's code (see docs/clients.md). */
 export const TOKEN_ENDPOINT_AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
   'client_secret_basic',
   'client_secret_post',

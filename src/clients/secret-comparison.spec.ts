@@ -10,7 +10,7 @@ import { ClientEntity } from './entities/client.entity.js';
 import { SecretVerificationCache } from './secret-verification-cache.js';
 
 /**
- * S30 (timing of the client secret check) without a timed test: timing cannot be measured reliably
+ * The timing of the client secret check, without a timed test: timing cannot be measured reliably
  * on a shared machine, so these specs pin down the properties that make it constant instead. Every
  * check runs PBKDF2 with the stored parameters, whatever the client and the presented secret, and
  * every comparison is `timingSafeEqual` over two digests of one fixed length, so it never throws on a

@@ -18,7 +18,7 @@ export function dataSourceOptions(
     uuidExtension: 'pgcrypto',
     extra: {
       max: config.poolSize,
-      // A bounded wait for a connection: a full pool or a down database gives an error, not a hang (R2).
+      // A bounded wait for a connection: a full pool or a down database gives an error, not a hang.
       connectionTimeoutMillis: config.connectTimeoutMs,
       idleTimeoutMillis: 30_000,
       statement_timeout: config.statementTimeoutMs === 0 ? undefined : config.statementTimeoutMs,

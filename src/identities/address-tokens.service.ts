@@ -74,7 +74,7 @@ export class AddressTokensService {
 
   /**
    * A verification token for that verifiable e-mail address; undefined when no identity has it. A
-   * `pending` address becomes `sent` (reference §1.2), so a later settings change does not mail it again.
+   * `pending` address becomes `sent`, as in Kratos, so a later settings change does not mail it again.
    */
   async issueVerificationToken(email: string, flowId: string, expiresAt: Date): Promise<IssuedToken | undefined> {
     const value = normalizeIdentifier(email.trim());

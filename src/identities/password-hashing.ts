@@ -7,7 +7,7 @@ import { InjectConfig } from '../config/inject-config.decorator.js';
  * time; the rest wait their turn, first come first served. The native hashers run on libuv's thread
  * pool (UV_THREADPOOL_SIZE, 4 unless set), which jose's signing and verification, DNS lookups and file
  * reads share: with every pool thread hashing, an ID token's signature waits for a hash to end (eight
- * logins in flight pushed ES256 signing from 0.16 ms to ~39 ms in reference/performance.md §3.10). The
+ * logins in flight pushed ES256 signing from 0.16 ms to ~39 ms on a 2-core box). The
  * default leaves one pool thread to the rest; it also bounds the memory hashing takes (concurrency ×
  * argon2 memory). Hashes are CPU-bound, so fewer at once than threads costs no throughput on a box
  * with fewer cores than pool threads (docs/identities.md, "Hashing").

@@ -5,7 +5,7 @@ import { PublicAccess } from '../common/auth/auth-marker.js';
 import { OnListener } from '../common/http/listener.js';
 
 /**
- * Prometheus scrapes without credentials (as the seed's scrape annotation shows), so the endpoint is
+ * Prometheus scrapes without credentials (the admin port's `prometheus.io/scrape` annotation names no credentials), so the endpoint is
  * open but only on the admin listener, which belongs on a private network.
  */
 @OnListener('admin')

@@ -1,6 +1,6 @@
-/** Size limits of the policy service, checked on every input (S49: long strings are a 400, not a 500). */
+/** Size limits of the policy service, checked on every input (long strings are a 400, not a 500). */
 export const AcpLimits = {
-  /** Policy and role ids (the rule-id bound of the seed, kept for all ids of the access services). */
+  /** Policy and role ids (the access-rule id bound, 190 characters, kept for all ids of the access services). */
   idLength: 190,
   /** Patterns, members, role ids used as subjects, and the strings of an allowed request. */
   stringLength: 1024,

@@ -1,7 +1,7 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { CookiesConfig } from '../config/app-config.js';
 
-/** The session cookie (the seed's name; Kratos' `ory_kratos_session`). Its value is the session token. */
+/** The session cookie (the documented name; Kratos' `ory_kratos_session`). Its value is the session token. */
 export const SESSION_COOKIE = 'service_session';
 /** The CSRF cookie of browser flows (double submit; see csrf/csrf-tokens.ts). */
 export const CSRF_COOKIE = 'service_csrf_token';

@@ -13,7 +13,7 @@ import { endSecretGrace } from '../support/time-travel.js';
 /**
  * Directory sync end to end: a test plays the directory-sync service, signing every delivery as it
  * does (HMAC-SHA256 over `t + "." + JSON.stringify(payload)`, `t` = Date.now() in milliseconds), and
- * checks the effects through the admin API, /check, self-service and OAuth2 (S58).
+ * checks the effects through the admin API, /check, self-service and OAuth2.
  */
 let app: TestApp;
 

@@ -5,7 +5,7 @@ import { apiLogin, createPasswordIdentity, GOOD_PASSWORD, type FlowShape } from 
 
 /**
  * Kratos v0.6 serves the schema, flow and error reads on its admin port too, and its generated SDK
- * (`@ory/kratos-client` 0.6.3-alpha.1, the version of the seed) calls them there: the SDK's AdminApi
+ * (`@ory/kratos-client` 0.6.3-alpha.1, the version whose API we serve) calls them there: the SDK's AdminApi
  * against the admin listener, with the admin token.
  */
 

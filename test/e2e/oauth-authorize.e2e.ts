@@ -348,7 +348,7 @@ describe('each response type and mode', () => {
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).not.toContain('unsafe-inline');
-    // S11: the page that carries the code cannot be framed.
+    // the page that carries the code cannot be framed.
     expect(csp).toContain("frame-ancestors 'none'");
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.text).toContain(`<form method="post" action="${CALLBACK}">`);

@@ -9,8 +9,8 @@ import { expireAccessToken, expireAuthorizationCode, expireRefreshToken } from '
 /**
  * The authorization_code and refresh_token grants, from the authorization response that token issuing
  * hands to the authorize endpoint (AuthorizeResponseIssuer) to the token endpoint, /userinfo and
- * introspection: code single use (S19–S22), PKCE (S23–S24), refresh rotation and reuse (S25–S27), the
- * ID token (S40) and the bearer checks of /userinfo (S39).
+ * introspection: code single use, PKCE, refresh rotation and reuse, the
+ * ID token and the bearer checks of /userinfo.
  */
 let app: TestApp;
 let client: WireClient;

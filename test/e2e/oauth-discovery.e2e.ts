@@ -3,7 +3,7 @@ import { bootApp, type TestApp } from '../support/app.js';
 import { expectOAuthError } from '../support/oauth.js';
 import { queryParam, registerClient } from '../support/oauth-browser.js';
 
-/** GET /.well-known/openid-configuration: every field of the seed's `wellKnown`, each true to what is built. */
+/** GET /.well-known/openid-configuration: every field of the documented `wellKnown`, each true to what is built. */
 let app: TestApp;
 const ISSUER = 'https://id.example.com';
 const ADMIN = 'https://admin.id.example.com';

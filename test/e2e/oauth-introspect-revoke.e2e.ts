@@ -6,7 +6,7 @@ import { ageLoginRequests, expireAccessToken, expireAuthorizationCode, expireRef
 
 /**
  * POST /oauth2/introspect (admin listener, RFC 7662), POST /oauth2/revoke (public, RFC 7009) with the
- * security cases S35–S38, and POST /oauth2/flush (the janitor).
+ * the revocation security cases, and POST /oauth2/flush (the janitor).
  */
 let app: TestApp;
 let cc: WireClient;

@@ -20,7 +20,7 @@ import { authorize, basic, createClient, expectOAuthError, token, type WireClien
 
 /**
  * POST /oauth2/token with the client_credentials grant: every client authentication method, the
- * private_key_jwt attacks of the security catalogue (S28–S34), scope and audience bounds, and the
+ * private_key_jwt attacks of the security catalogue, scope and audience bounds, and the
  * response headers. Code and refresh flows are in oauth-code-refresh.e2e.ts.
  */
 let app: TestApp;

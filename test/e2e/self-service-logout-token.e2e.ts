@@ -5,11 +5,11 @@ import { Browser, createPasswordIdentity, GOOD_PASSWORD } from '../support/self-
 /**
  * Logout by a cross-site GET: the later Kratos form (`GET /self-service/logout/browser` answers the
  * session's `logout_url` and `logout_token`, `GET /self-service/logout?token=` ends it) and
- * SELFSERVICE_LOGOUT_REQUIRE_TOKEN, which makes the seed's `GET /self-service/browser/flows/logout`
+ * SELFSERVICE_LOGOUT_REQUIRE_TOKEN, which makes the documented `GET /self-service/browser/flows/logout`
  * need the token too. Two browsers are two cookie jars.
  */
 let app: TestApp;
-/** The same database, with the token mandatory on the seed's route. */
+/** The same database, with the token mandatory on the documented route. */
 let strict: TestApp;
 
 beforeAll(async () => {

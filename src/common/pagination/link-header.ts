@@ -5,7 +5,7 @@ import type { Page } from './page.js';
  * `</clients?limit=5&offset=5>; rel="next"`, entries joined by `,`. The URL is the request path with
  * its query string, `limit` and `offset` replaced and the parameters sorted by name (Go's
  * `url.Values.Encode`, which Hydra uses). Always `first` and `last`; `next` when items follow; `prev`
- * and `previous` (the seed's spelling; Hydra sends `prev`) when the page does not start at 0.
+ * and `previous` (the API description's spelling; Hydra sends `prev`) when the page does not start at 0.
  */
 export function paginationLinkHeader(requestUrl: string, page: Page, total: number): string {
   const [path = '/', query = ''] = requestUrl.split('?', 2);

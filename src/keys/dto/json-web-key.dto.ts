@@ -1,7 +1,7 @@
 import { ArrayMaxSize, IsArray, IsOptional, IsString } from 'class-validator';
 
 /**
- * `jsonWebKey` as received: the seed's members, all optional strings (`x5c` an array of strings); any
+ * `jsonWebKey` as received: Hydra's members, all optional strings (`x5c` an array of strings); any
  * other member is refused by the global pipe. Whether they make a usable key is checked by the
  * service (key-validator.ts).
  */

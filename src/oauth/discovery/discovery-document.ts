@@ -5,7 +5,7 @@ import { RESPONSE_MODES } from '../authorize/response-mode.js';
 import { ASSERTION_ALGORITHMS } from '../client-auth/client-assertion.verifier.js';
 
 /**
- * The OpenID Provider Metadata (OIDC Discovery §3, the seed's `wellKnown`), each value true to what is
+ * The OpenID Provider Metadata (OIDC Discovery §3; `wellKnown` in Hydra's API), each value true to what is
  * built: the authorize endpoint takes `request` and `request_uri` (only from the client's registered
  * `request_uris`) and `claims`; logout notifies clients front-channel (iframes with `iss` and `sid`
  * when the client asks) and back-channel (Logout Tokens with `sid`). Introspection is on the admin

@@ -1,4 +1,4 @@
-/** The successful token response (RFC 6749 §5.1; the seed's `oauth2TokenResponse`). */
+/** The successful token response (RFC 6749 §5.1; Hydra's `oauth2TokenResponse`). */
 export interface TokenResponse {
   readonly access_token: string;
   readonly token_type: 'bearer';

@@ -14,7 +14,7 @@ export const COURIER_BODY_PURPOSE = 'courier/message-body';
 
 /**
  * The courier's API for the flows: render an e-mail and put it in the outbox, in the caller's
- * transaction when one is given. Nothing is sent here (no SMTP latency in a request, S53); the
+ * transaction when one is given. Nothing is sent here (no SMTP latency in a request); the
  * dispatcher delivers. Without COURIER_SMTP_URL the message stays queued, and one log line says so,
  * naming the message and template but never the body, which holds the link and its token.
  */

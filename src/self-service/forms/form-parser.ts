@@ -1,7 +1,7 @@
 import type { SchemaPath } from './schema-paths.js';
 
 /**
- * Decoding of self-service submissions by a schema (Kratos' ory/x `decoderx`; reference §2). Pure:
+ * Decoding of self-service submissions by a schema (Kratos' ory/x `decoderx`). Pure:
  * no HTTP, no I/O.
  *
  * HTML forms (`application/x-www-form-urlencoded`) carry only strings, so each field's type comes from

@@ -1,6 +1,6 @@
 /**
  * The leaf paths of a JSON Schema with dotted names (`traits.name.first`), the way Kratos' form parser
- * and form builder see a schema (ory/x `jsonschemax.ListPaths`; reference §2). Local `$ref`s
+ * and form builder see a schema (ory/x `jsonschemax.ListPaths`). Local `$ref`s
  * (`#/definitions/x`, `#/$defs/x`) are followed up to `MAX_REF_DEPTH` deep, as Kratos does.
  */
 export type PathType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';

@@ -17,8 +17,8 @@ const BCRYPT_MAX_BYTES = 72;
  * Checks passwords against stored hashes: argon2id/argon2i (PHC) and bcrypt (imported), whatever the
  * configured algorithm (as Kratos' hash comparator). When the identity has no usable hash, or the
  * identifier is unknown, the password is checked against a dummy argon2id hash of the configured
- * parameters, so the answer takes as long as a real check (no account enumeration by timing: S52).
- * A password longer than bcrypt's 72 bytes never matches a bcrypt hash (S55: no silent truncation, as
+ * parameters, so the answer takes as long as a real check (no account enumeration by timing).
+ * A password longer than bcrypt's 72 bytes never matches a bcrypt hash (no silent truncation, as
  * Kratos' comparator): otherwise any password sharing the first 72 bytes would log in.
  */
 @Injectable()

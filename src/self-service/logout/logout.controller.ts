@@ -9,7 +9,7 @@ import { LogoutService, type LogoutUrlResponse } from './logout.service.js';
 
 /**
  * Logout: `DELETE /self-service/logout/api` (API clients), `DELETE /sessions` (Kratos v0.6's name for
- * the same), `GET /self-service/browser/flows/logout` (browsers, the seed's route), and the later
+ * the same), `GET /self-service/browser/flows/logout` (browsers, the documented route), and the later
  * Kratos form for browsers: `GET /self-service/logout/browser` for the logout URL, `GET
  * /self-service/logout?token=` to end the session.
  */

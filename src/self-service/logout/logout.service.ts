@@ -21,7 +21,7 @@ const MAX_LOGOUT_TOKEN_LENGTH = 256;
  * redirect). A browser logout by a plain GET can be triggered by any site the user visits (a link, an
  * image); the logout-token form (`GET /self-service/logout/browser` for the URL, then
  * `GET /self-service/logout?token=`) needs a token only the session's own pages can read, and
- * SELFSERVICE_LOGOUT_REQUIRE_TOKEN makes the seed's route need it too.
+ * SELFSERVICE_LOGOUT_REQUIRE_TOKEN makes `GET /self-service/browser/flows/logout` need it too.
  */
 @Injectable()
 export class LogoutService {

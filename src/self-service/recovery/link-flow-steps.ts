@@ -174,7 +174,7 @@ export class LinkFlowSteps implements OnModuleDestroy, FlowRestarter<LinkFlowKin
     return this.flows.restarted(fresh, toFlowResponse(fresh));
   }
 
-  /** A link that cannot be used: a new browser flow carrying `message`, and 302 to its UI (seed 001). */
+  /** A link that cannot be used: a new browser flow carrying `message`, and 302 to its UI. */
   async restartFromLink(kind: LinkFlowKind, request: SelfServiceRequest, message: UiText): Promise<FlowOutcome> {
     const fresh = await this.start(kind, 'browser', request, [message]);
     return redirect(this.flows.uiUrl(fresh));

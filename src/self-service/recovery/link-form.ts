@@ -30,7 +30,7 @@ export type LinkSubmission =
   | { readonly ok: false; readonly email: string; readonly emailError?: UiText; readonly formError?: UiText };
 
 /**
- * Checks a decoded submit. `method` may be omitted (the seed's body has only `email`) but, when given,
+ * Checks a decoded submit. `method` may be omitted (the documented body has only `email`) but, when given,
  * must be `link`; `email` is required and must be an e-mail address.
  */
 export function readLinkSubmission(body: Readonly<Record<string, unknown>>, noStrategy: () => UiText): LinkSubmission {

@@ -17,8 +17,8 @@ import { RecoveryFlowKind } from './recovery-flow-kind.js';
 const RECOVERY_METHOD = 'link_recovery';
 
 /**
- * The recovery flow with the link method (seed 001's state table; Kratos v0.6 `strategy/link`,
- * reference §1.9). Like Kratos, every route but `flows` is for people without a session: an API client
+ * The recovery flow with the link method (Kratos v0.6 `strategy/link`, with its
+ * states). Like Kratos, every route but `flows` is for people without a session: an API client
  * with one gets a 400, a browser is sent to SELFSERVICE_DEFAULT_BROWSER_RETURN_URL. The link
  * (`GET /self-service/recovery?flow=&token=`, also the form of admin recovery links) is single-use,
  * bound to its flow and expires with it; a good one issues a session (the `service_session` cookie)

@@ -21,7 +21,7 @@ import { settingsFields, settingsNodes } from './settings-form.js';
 import { PasswordSettingsMethod, ProfileSettingsMethod, type SettingsState } from './settings-methods.js';
 
 /**
- * The settings flow (reference §1.12): methods `profile` (traits) and `password`, for the identity of
+ * The settings flow: methods `profile` (traits) and `password`, for the identity of
  * the session. Changing the password, or traits that are login identifiers or addresses, needs a
  * privileged session (authenticated within SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE): otherwise API
  * clients get 403 `session_refresh_required` and browsers are sent to log in again with `refresh=true`.

@@ -1,6 +1,6 @@
 /**
  * The UI container of every self-service flow (Kratos v0.6 `ui`): the form a UI renders. Shapes and
- * enumerations as in the reference (identity-and-webhooks.md §1.5): node `messages` is `null` when
+ * enumerations as Kratos v0.6.3 serializes them: node `messages` is `null` when
  * empty, `meta` is always present, `ui.messages` is omitted when empty.
  */
 export type UiTextType = 'info' | 'error';

@@ -3,7 +3,7 @@ import { UiMessages } from './ui-messages.js';
 
 /**
  * The catalogue is wire format: UIs built for Kratos v0.6 translate by id and show the text as a
- * fallback. Ids, types and texts as reference §1.6 lists them.
+ * fallback. Ids, types and texts as Kratos v0.6.3 has them.
  */
 describe('UiMessages', () => {
   it.each([

@@ -1,7 +1,7 @@
 import type { UiText } from './ui-container.js';
 
 /**
- * The UI message catalogue: ids and texts of Kratos v0.6.3 (`text/*.go`; reference §1.6), so UIs
+ * The UI message catalogue: ids and texts of Kratos v0.6.3 (`text/*.go`), so UIs
  * built for it translate the same ids. Only the messages a flow here produces are listed.
  */
 
@@ -33,7 +33,7 @@ export const UiMessages = {
       { privilegedSessionExpiresAt: privilegedSessionExpiresAt.toISOString() },
     ),
   recoveryEmailSent: () => info(1060002, 'An email containing a recovery link has been sent to the email address you provided.', {}),
-  /** Kratos v0.6 gives this the id 1070001, the same as the "Password" label (reference §1.6). */
+  /** Kratos v0.6 gives this the id 1070001, the same as the "Password" label. */
   verificationEmailSent: () =>
     info(1070001, 'An email containing a verification link has been sent to the email address you provided.', {}),
   labelPassword: () => info(1070001, 'Password'),

@@ -3,7 +3,7 @@ import type { UiInputType, UiNode, UiNodeGroup, UiText } from './ui-container.js
 import { UiMessages } from './ui-messages.js';
 
 /**
- * Node builders for the forms of every flow, exactly as Kratos v0.6.3 renders them (reference §1.5,
+ * Node builders for the forms of every flow, exactly as Kratos v0.6.3 renders them (
  * `ui/node/*.go`, `strategy/password/login.go`).
  */
 

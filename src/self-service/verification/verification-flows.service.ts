@@ -9,7 +9,7 @@ import { SelfServiceError } from '../self-service.errors.js';
 import { VerificationFlowKind } from './verification-flow-kind.js';
 
 /**
- * The verification flow with the link method (Kratos v0.6 `strategy/link`, reference §1.12): init,
+ * The verification flow with the link method (Kratos v0.6 `strategy/link`): init,
  * fetch, submit an address (a link to a known verifiable address, the "invalid" e-mail otherwise), and
  * the link itself, which marks the address verified and sends the browser on to `return_to` or
  * SELFSERVICE_DEFAULT_BROWSER_RETURN_URL. Unlike recovery it works with or without a session.
