@@ -32,8 +32,3 @@ export function isSubjectSet(subject: Subject): subject is SubjectSet {
 export function formatSubject(subject: Subject): string {
   return isSubjectSet(subject) ? `${subject.namespace}:${subject.object}#${subject.relation}` : subject.id;
 }
-
-/** Only the subject-set part of a tuple (or set), without its subject. */
-export function subjectSetOf(set: SubjectSet): SubjectSet {
-  return { namespace: set.namespace, object: set.object, relation: set.relation };
-}
