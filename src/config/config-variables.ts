@@ -154,7 +154,7 @@ export const CONFIG_VARIABLES = {
     description:
       'Comma-separated static admin bearer tokens, each ≥ 16 characters. Only their SHA-256 digests are kept in memory. Unset: one token is generated on first start, printed once, and only its digest is stored in `DATA_DIR/admin-token.sha256`.',
     sensitive: true,
-    parse: (raw, key) => longEnough(list(raw), key, 'every token must be at least 16 characters long').map(sha256Hex),
+    parse: (raw, key) => longEnough(list(raw), key, 'every token must be at least 16 characters long').map((token) => sha256Hex(token)),
   }),
   BODY_LIMIT: variable({
     feeds: 'http.bodyLimitBytes',

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Base64url } from '../common/crypto/digest.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, exportJWK, jwtVerify, SignJWT, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { AppError } from '../common/errors/app-error.js';
@@ -122,7 +122,7 @@ export class DecisionPortsAdapter implements DecisionPorts {
     if (this.mutatorJwksCache?.source === keys) return this.mutatorJwksCache.jwks;
     const members = await Promise.all(keys.map(async (key) => ({ ...(await exportJWK(key.key)), kid: key.kid, alg: key.alg, use: 'sig' })));
     const body = JSON.stringify({ keys: members });
-    const jwks = { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+    const jwks = { body, etag: `"${sha256Base64url(body)}"` };
     this.mutatorJwksCache = { source: keys, jwks };
     return jwks;
   }

@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { hmacSha256, sha256Hex } from '../common/crypto/digest.js';
 import { DirectorySyncError } from './directory-sync.errors.js';
 
 /** `Service-Signature: t=<timestamp>,s=<hex>`, read strictly. */
@@ -47,7 +48,7 @@ export function parseServiceSignature(header: string | undefined): ServiceSignat
 
 /** HMAC-SHA256 of `t + "." + body` (the raw bytes) with the secret, as the sender computes it. */
 export function signatureOf(secret: string, rawTimestamp: string, body: Uint8Array): Buffer {
-  return createHmac('sha256', secret).update(`${rawTimestamp}.`, 'utf8').update(body).digest();
+  return hmacSha256(secret, `${rawTimestamp}.`, body);
 }
 
 /**
@@ -69,5 +70,5 @@ export function isFresh(signature: ServiceSignature, nowMs: number, toleranceMs:
 
 /** The key a replay of this exact delivery is recognised by. */
 export function deliveryDigest(signature: ServiceSignature): string {
-  return createHash('sha256').update(`${signature.rawTimestamp}.`).update(signature.digest).digest('hex');
+  return sha256Hex(`${signature.rawTimestamp}.`, signature.digest);
 }

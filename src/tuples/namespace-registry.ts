@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha2Digest } from '../common/crypto/digest.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { NamespaceLookup } from './engine/tuple-source.js';
@@ -60,5 +60,5 @@ export class NamespaceRegistry implements NamespaceLookup {
 }
 
 function derivedId(name: string): number {
-  return DERIVED_ID_BASE + (createHash('sha256').update(name, 'utf8').digest().readUInt32BE(0) % DERIVED_ID_BASE);
+  return DERIVED_ID_BASE + (sha2Digest('sha256', name).readUInt32BE(0) % DERIVED_ID_BASE);
 }

@@ -9,10 +9,13 @@ import { createHash, createHmac, type KeyObject } from 'node:crypto';
 
 /**
  * SHA-256, hex (64 characters): how secrets we hand out are stored or compared when their digest
- * needs no key (admin tokens, session and flow tokens, one-time JWT ids), and pairwise subjects.
+ * needs no key (admin tokens, session and flow tokens, one-time JWT ids, webhook deliveries), and
+ * pairwise subjects. Several parts are hashed one after the other, as if joined (raw bytes as they are).
  */
-export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+export function sha256Hex(...parts: readonly (string | Uint8Array)[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
 }
 
 /**
@@ -42,8 +45,23 @@ export function sha2Digest(algorithm: 'sha256' | 'sha384' | 'sha512', value: str
  * alone (opaque token signatures, the secret-verification cache). Pass a KeyObject on hot paths: the
  * key is then not imported again on every call.
  */
-export function hmacSha256(key: KeyObject | string, value: string): Buffer {
-  return createHmac('sha256', key).update(value, 'utf8').digest();
+export function hmacSha256(key: KeyObject | string, ...parts: readonly (string | Uint8Array)[]): Buffer {
+  const hmac = createHmac('sha256', key);
+  for (const part of parts) hmac.update(part);
+  return hmac.digest();
+}
+
+/** HMAC-SHA256, base64url without padding: tokens handed to browsers (CSRF, logout tokens), never stored. */
+export function hmacSha256Base64url(key: KeyObject | string, value: string): string {
+  return createHmac('sha256', key).update(value, 'utf8').digest('base64url');
+}
+
+/**
+ * SHA-1, upper-case hex: only because the breached-password range API is keyed by it (k-anonymity:
+ * five hex digits leave the process). Never for anything this service stores or trusts.
+ */
+export function sha1HexForRangeApi(value: string): string {
+  return createHash('sha1').update(value, 'utf8').digest('hex').toUpperCase();
 }
 
 /** HMAC-SHA256, hex: how recovery and verification link tokens are stored. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Base64url } from '../../common/crypto/digest.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { headerOf, type AuthenticationSession, type JudgedRequest } from './authentication-session.js';
 import type { DecisionPorts, OutboundAnswer, TokenIntrospection } from './decision-ports.js';
@@ -278,7 +278,7 @@ const introspection: HandlerDefinition = {
       run: async (request, session, ports) => {
         const token = tokenFrom(request, config.token_from);
         if (token === undefined) throw new NotResponsible();
-        const key = cache === undefined ? '' : createHash('sha256').update(token).digest('base64url');
+        const key = cache === undefined ? '' : sha256Base64url(token);
         let result: ActiveIntrospection | { active: false } | undefined = cache?.get(key);
         if (result === undefined) {
           result = await introspect(ports, config, token, preAuthorization);

@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { sha256Base64url } from '../../common/crypto/digest.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { headerOf } from './authentication-session.js';
 import type { OutboundAnswer } from './decision-ports.js';
@@ -106,9 +107,7 @@ const idToken: HandlerDefinition = {
           }
         }
         const issuer = config.issuer_url ?? ports.issuer;
-        const key = createHash('sha256')
-          .update(JSON.stringify([session.Subject, issuer, rendered]))
-          .digest('base64url');
+        const key = sha256Base64url(JSON.stringify([session.Subject, issuer, rendered]));
         const now = Date.now();
         const cached = cache.get(key);
         if (cached !== undefined && cached.renewAtMs > now) {

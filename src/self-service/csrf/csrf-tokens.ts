@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hmacSha256Base64url } from '../../common/crypto/digest.js';
 
 /**
  * Double-submit CSRF tokens, pure. The browser holds a random cookie token (32 bytes, base64url);
@@ -21,7 +22,7 @@ export function isCookieToken(value: string | undefined): value is string {
 
 /** The form token for a cookie token, under one secret (the first system secret when issuing). */
 export function formTokenFor(cookieToken: string, secret: string): string {
-  return createHmac('sha256', secret).update(`self-service-csrf:${cookieToken}`).digest('base64url');
+  return hmacSha256Base64url(secret, `self-service-csrf:${cookieToken}`);
 }
 
 /** Whether `formToken` was derived from `cookieToken` under any of the secrets (rotation), in constant time. */

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { sha1HexForRangeApi } from '../../common/crypto/digest.js';
 import { CommonErrors } from '../../common/errors/app-error.js';
 import { OutboundHttp } from '../../common/http/outbound-http.js';
 import { APP_CONFIG, type AppConfig, type HaveIBeenPwnedConfig } from '../../config/app-config.js';
@@ -33,7 +33,7 @@ export class BreachedPasswords {
    * be asked and network errors are ignored; a 503 when they are not.
    */
   async breachCount(password: string): Promise<number | undefined> {
-    const digest = createHash('sha1').update(password, 'utf8').digest('hex').toUpperCase();
+    const digest = sha1HexForRangeApi(password);
     const prefix = digest.slice(0, 5);
     const suffix = digest.slice(5);
     let body: string;

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hmacSha256Base64url } from '../../common/crypto/digest.js';
 import type { FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../common/crypto/digest.js';
 import { requestCookies } from '../../common/http/cookies.js';
@@ -20,7 +21,7 @@ export function tokenHash(token: string): string {
  * given it, and it ends that session and no other.
  */
 export function logoutToken(secret: string, sessionId: string): string {
-  return createHmac('sha256', secret).update(`logout:${sessionId}`, 'utf8').digest('base64url');
+  return hmacSha256Base64url(secret, `logout:${sessionId}`);
 }
 
 /** Whether `candidate` is the session's logout token under one of the secrets (so secrets can rotate); constant-time. */
