@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { MemoryInflightRegistry, RedisInflightRegistry, type InflightRegistry } from './inflight-registry.js';
 import { MemoryThrottlerStorage } from './memory-throttler-storage.js';
-import { RedisRateCounters, type RateCounters } from './rate-counters.js';
+import { StorageRateCounters, type RateCounters } from './rate-counters.js';
 
 /** How long a Redis command may take before the request goes on unchecked. */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -40,7 +41,7 @@ export class RateLimitStores implements OnModuleInit, OnApplicationShutdown {
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     this.redis.on('error', (error: Error) => this.warnUnreachable(error));
-    this.counters = new RedisRateCounters(this.redis);
+    this.counters = new StorageRateCounters(new ThrottlerStorageRedisService(this.redis));
     this.inflight = new RedisInflightRegistry(this.redis);
   }
 
