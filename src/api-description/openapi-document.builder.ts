@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
@@ -6,7 +6,8 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { RouteAuditService, type AuditedRoute } from '../common/auth/route-audit.service.js';
 import { ErrorFamily, familyOf } from '../common/errors/error-family.js';
 import type { Listener } from '../common/http/listener.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { HttpConfig, UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ERROR_SCHEMAS, errorSchemaName } from './error-schemas.js';
 import { OPERATIONS, operationKey, type OperationDescription } from './operations.js';
 import { RESPONSE_SCHEMAS } from './response-schemas.js';
@@ -39,7 +40,9 @@ export class OpenApiDocumentBuilder {
   constructor(
     private readonly catalog: RouteCatalog,
     private readonly audit: RouteAuditService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('version') private readonly serviceVersion: string,
+    @InjectConfig('http') private readonly http: HttpConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   /** The routes to describe: the catalog's, method and path merged across listeners. */
@@ -82,7 +85,7 @@ export class OpenApiDocumentBuilder {
       openapi: '3.1.0',
       info: {
         title: 'Latchkey',
-        version: this.config.version,
+        version: this.serviceVersion,
         description:
           'OAuth 2.0 / OpenID Connect provider, identities and self-service flows, relation tuples and access-control policies. ' +
           'Each path lists the listeners (servers) that answer it; admin routes need an admin token or an access token granted the admin scope.',
@@ -168,9 +171,9 @@ export class OpenApiDocumentBuilder {
   }
 
   private serverUrl(listener: Listener): string {
-    const http = this.config.http;
+    const { http, urls } = this;
     const port = listener === 'public' ? http.publicPort : listener === 'admin' ? http.adminPort : (http.proxyPort ?? 4455);
-    return listener === 'public' ? this.config.urls.issuer : `http://${http.host === '0.0.0.0' ? 'localhost' : http.host}:${port}`;
+    return listener === 'public' ? urls.issuer : `http://${http.host === '0.0.0.0' ? 'localhost' : http.host}:${port}`;
   }
 }
 

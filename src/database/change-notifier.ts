@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { DatabaseConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { DATABASE_URL } from './database.tokens.js';
 
 const CHANNEL = 'latchkey_changes';
@@ -70,13 +71,13 @@ export class ChangeNotifier implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @Inject(DATABASE_URL) private readonly url: string,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('database') private readonly database: DatabaseConfig,
     private readonly dataSource: DataSource,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.connect();
-    this.resync = setInterval(() => void this.resynchronise(), this.config.database.cacheMaxStalenessSeconds * 1000).unref();
+    this.resync = setInterval(() => void this.resynchronise(), this.database.cacheMaxStalenessSeconds * 1000).unref();
   }
 
   async onApplicationShutdown(): Promise<void> {

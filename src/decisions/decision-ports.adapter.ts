@@ -1,11 +1,12 @@
 import { sha256Base64url } from '../common/crypto/digest.js';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createLocalJWKSet, exportJWK, jwtVerify, SignJWT, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { AppError } from '../common/errors/app-error.js';
 import { ErrorKind } from '../common/errors/error-kind.js';
 import { TtlCache } from '../common/cache/ttl-cache.js';
 import { OutboundHttp } from '../common/http/outbound-http.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { HttpConfig, UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { KeysService, type SerializedJwks } from '../keys/index.js';
 import { ClientAuthenticator, IntrospectionService } from '../oauth/index.js';
 import { AcpDecisionsService } from '../policies/index.js';
@@ -45,7 +46,8 @@ export class DecisionPortsAdapter implements DecisionPorts {
   private readonly parsedSessions = new WeakMap<object, Readonly<Record<string, unknown>>>();
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('urls') urls: UrlsConfig,
+    @InjectConfig('http') http: HttpConfig,
     private readonly sessions: SessionsService,
     private readonly introspection: IntrospectionService,
     private readonly clientAuthenticator: ClientAuthenticator,
@@ -54,10 +56,10 @@ export class DecisionPortsAdapter implements DecisionPorts {
     private readonly keys: KeysService,
     private readonly outbound: OutboundHttp,
   ) {
-    this.issuer = config.urls.issuer;
-    const origins = new Set([new URL(config.urls.issuer).origin]);
-    const ports = [config.http.publicPort, config.http.adminPort, config.http.proxyPort].filter((port) => port !== undefined);
-    for (const host of new Set(['localhost', '127.0.0.1', '[::1]', config.http.host])) {
+    this.issuer = urls.issuer;
+    const origins = new Set([new URL(urls.issuer).origin]);
+    const ports = [http.publicPort, http.adminPort, http.proxyPort].filter((port) => port !== undefined);
+    for (const host of new Set(['localhost', '127.0.0.1', '[::1]', http.host])) {
       for (const port of ports) origins.add(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`);
     }
     this.ownOrigins = origins;

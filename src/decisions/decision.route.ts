@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerPlainRoute } from '../common/http/plain-route.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { DecisionsConfig, ErrorsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { sendRefusal } from './decision-responder.js';
 import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
 import { DecisionsService } from './decisions.service.js';
@@ -28,10 +29,11 @@ export class DecisionRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly decisions: DecisionsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('decisions') decisionsConfig: DecisionsConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {
-    this.allowedPeers = new PeerList(config.decisions.allowedPeers, 'DECISIONS_ALLOWED_PEERS');
-    this.trustedProxies = new PeerList(config.decisions.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
+    this.allowedPeers = new PeerList(decisionsConfig.allowedPeers, 'DECISIONS_ALLOWED_PEERS');
+    this.trustedProxies = new PeerList(decisionsConfig.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
   }
 
   onModuleInit(): void {
@@ -44,7 +46,7 @@ export class DecisionRoute implements OnModuleInit {
           exposeHeadRoute: false,
           listeners: ['admin'],
           access: 'allowed_peers',
-          exposeInternal: this.config.errors.exposeInternal,
+          exposeInternal: this.errors.exposeInternal,
           handler: (request, reply) => this.handle(request, reply),
         });
       }
@@ -64,7 +66,7 @@ export class DecisionRoute implements OnModuleInit {
       forwardedRequest: true,
     });
     const decision = await this.decisions.decide(judged, 'admin');
-    if (!decision.allowed) return sendRefusal(request, reply, decision.outcome, this.config.errors.exposeInternal);
+    if (!decision.allowed) return sendRefusal(request, reply, decision.outcome, this.errors.exposeInternal);
     void reply.header('cache-control', 'no-store');
     for (const [name, value] of Object.entries(decision.session.Header)) void reply.header(name, value);
     return reply.status(200).send();

@@ -1,7 +1,8 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { ErrorsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { registerJwksRoute } from '../keys/index.js';
 import { DecisionsService } from './decisions.service.js';
 
@@ -15,13 +16,13 @@ export class DecisionsJwksRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly decisions: DecisionsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {}
 
   onModuleInit(): void {
     registerJwksRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
       listeners: ['admin', 'proxy'],
-      exposeInternal: this.config.errors.exposeInternal,
+      exposeInternal: this.errors.exposeInternal,
       load: () => this.decisions.jwks(),
     });
   }

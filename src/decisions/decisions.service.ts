@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { DecisionsConfig, LogConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { MigrationRunner } from '../database/migration-runner.js';
 import { KeysService, type SerializedJwks } from '../keys/index.js';
 import { RulesService, type AccessRule } from '../rules/index.js';
@@ -30,14 +31,15 @@ export class DecisionsService implements OnModuleInit, OnApplicationBootstrap {
   private readonly logDecisions: boolean;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('log') log: LogConfig,
+    @InjectConfig('decisions') decisions: DecisionsConfig,
     private readonly rules: RulesService,
     private readonly ports: DecisionPortsAdapter,
     private readonly keys: KeysService,
     private readonly migrations: MigrationRunner,
   ) {
-    this.logDecisions = ['info', 'debug', 'trace'].includes(config.log.level);
-    this.pipeline = new DecisionPipeline(config.decisions.pipeline, (url) => ports.isOwnUrl(url), rules.matchingStrategy);
+    this.logDecisions = ['info', 'debug', 'trace'].includes(log.level);
+    this.pipeline = new DecisionPipeline(decisions.pipeline, (url) => ports.isOwnUrl(url), rules.matchingStrategy);
   }
 
   onModuleInit(): void {

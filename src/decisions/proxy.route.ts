@@ -1,10 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerPlainRoute } from '../common/http/plain-route.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { DecisionsConfig, ErrorsConfig, HttpConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { RuleUpstream } from '../rules/index.js';
 import { sendRefusal } from './decision-responder.js';
 import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
@@ -27,15 +28,17 @@ export class ProxyRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly decisions: DecisionsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('decisions') private readonly decisionsConfig: DecisionsConfig,
+    @InjectConfig('http') private readonly http: HttpConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {
-    this.trustedProxies = new PeerList(config.decisions.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
+    this.trustedProxies = new PeerList(decisionsConfig.trustedProxies, 'DECISIONS_TRUSTED_PROXIES');
   }
 
   onModuleInit(): void {
-    if (this.config.http.proxyPort === undefined) return;
+    if (this.http.proxyPort === undefined) return;
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const timeout = this.config.decisions.proxyTimeoutMs;
+    const timeout = this.decisionsConfig.proxyTimeoutMs;
     withRawBodies(fastify, (scope) => {
       void scope.register(replyFrom, {
         undici: { connections: 128, connectTimeout: timeout, headersTimeout: timeout, bodyTimeout: timeout },
@@ -50,7 +53,7 @@ export class ProxyRoute implements OnModuleInit {
           exposeHeadRoute: false,
           listeners: ['proxy'],
           access: 'public',
-          exposeInternal: this.config.errors.exposeInternal,
+          exposeInternal: this.errors.exposeInternal,
           handler: (request, reply) => this.handle(request, reply),
         });
       }
@@ -65,7 +68,7 @@ export class ProxyRoute implements OnModuleInit {
       forwardedRequest: false,
     });
     const decision = await this.decisions.decide(judged, 'proxy');
-    if (!decision.allowed) return sendRefusal(request, reply, decision.outcome, this.config.errors.exposeInternal);
+    if (!decision.allowed) return sendRefusal(request, reply, decision.outcome, this.errors.exposeInternal);
     const upstream = decision.rule.upstream;
     if (upstream.url === '') throw new DecisionsError(DecisionsErrorCode.NoUpstream, `Rule ${decision.rule.id} defines no upstream URL.`);
     const target = backendUrl(upstream, judged.url);

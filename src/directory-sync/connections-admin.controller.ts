@@ -1,10 +1,11 @@
-import { Body, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminController } from '../common/auth/controllers.js';
 import type { Page } from '../common/pagination/page.js';
 import { PageQuery } from '../common/pagination/page-query.decorator.js';
 import { setPaginationHeaders } from '../common/pagination/pagination-headers.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ConnectionsService } from './connections.service.js';
 import { toConnectionResponse, toEventResponse } from './directory-sync.mapper.js';
 import { EventLog } from './event-log.js';
@@ -21,9 +22,9 @@ export class ConnectionsAdminController {
   constructor(
     private readonly connections: ConnectionsService,
     private readonly events: EventLog,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('urls') urls: UrlsConfig,
   ) {
-    this.issuer = config.urls.issuer;
+    this.issuer = urls.issuer;
   }
 
   @Post()

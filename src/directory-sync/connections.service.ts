@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box.js';
 import type { Page } from '../common/pagination/page.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { SecretsConfig, WebhooksConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ChangeNotifier } from '../database/change-notifier.js';
 import { IdentitiesService } from '../identities/index.js';
 import { TuplesService } from '../tuples/index.js';
@@ -48,10 +49,11 @@ export class ConnectionsService implements OnApplicationBootstrap {
     private readonly identities: IdentitiesService,
     private readonly tuples: TuplesService,
     private readonly notifier: ChangeNotifier,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('secrets') secrets: SecretsConfig,
+    @InjectConfig('webhooks') webhooks: WebhooksConfig,
   ) {
-    this.box = new SecretBox(config.secrets.system, SECRET_PURPOSE);
-    this.graceMs = config.webhooks.secretGraceSeconds * 1000;
+    this.box = new SecretBox(secrets.system, SECRET_PURPOSE);
+    this.graceMs = webhooks.secretGraceSeconds * 1000;
   }
 
   async onApplicationBootstrap(): Promise<void> {

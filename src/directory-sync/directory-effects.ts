@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error.js';
 import type { EntityManager } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { WebhooksConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { IdentitiesService, type ProvisionedIdentity } from '../identities/index.js';
 import { TuplesService } from '../tuples/index.js';
 import type { DirectoryEvent } from './directory-event.js';
@@ -68,7 +69,7 @@ export class DirectoryEffects {
     private readonly ledger: SyncLedgerRepository,
     private readonly identities: IdentitiesService,
     private readonly tuples: TuplesService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('webhooks') private readonly webhooks: WebhooksConfig,
   ) {}
 
   applyDelivery(delivery: Delivery): Promise<DeliveryResult> {
@@ -237,14 +238,14 @@ export class DirectoryEffects {
       schemaId: connection.schemaId ?? undefined,
       traits: mapTraits(event.data, this.mappingFor(connection.schemaId)),
       state: inactive ? 'inactive' : 'active',
-      addressesVerified: this.config.webhooks.verifyAddresses,
+      addressesVerified: this.webhooks.verifyAddresses,
     };
   }
 
   /** WEBHOOKS_TRAITS_MAPPING's entry for the schema, else one derived from the schema (computed once). */
   private mappingFor(schemaId: string | null): TraitsMapping {
     const id = this.identities.resolvedSchemaId(schemaId ?? undefined);
-    const configured = this.config.webhooks.traitsMapping[id];
+    const configured = this.webhooks.traitsMapping[id];
     if (configured !== undefined) return configured;
     let derived = this.defaultMappings.get(id);
     if (derived === undefined) {

@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { registerPlainRoute } from '../common/http/plain-route.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { ErrorsConfig, WebhooksConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
 const SIGNATURE_HEADER = 'service-signature';
@@ -19,7 +20,8 @@ export class DirectorySyncWebhookRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly receiver: WebhookReceiver,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
+    @InjectConfig('webhooks') private readonly webhooks: WebhooksConfig,
   ) {}
 
   onModuleInit(): void {
@@ -32,8 +34,8 @@ export class DirectorySyncWebhookRoute implements OnModuleInit {
         url: '/webhooks/directory-sync/:connectionId',
         listeners: ['public'],
         access: 'public',
-        exposeInternal: this.config.errors.exposeInternal,
-        bodyLimit: this.config.webhooks.bodyLimitBytes,
+        exposeInternal: this.errors.exposeInternal,
+        bodyLimit: this.webhooks.bodyLimitBytes,
         handler: async (request, reply) => {
           const header = request.headers[SIGNATURE_HEADER];
           const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);

@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Page } from '../common/pagination/page.js';
 import { PeriodicJob } from '../common/scheduling/periodic-job.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { WebhooksConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ConnectionsService } from './connections.service.js';
 import type { DirectoryEventEntity } from './entities/directory-event.entity.js';
 import type { EventOutcome } from './event-outcome.js';
@@ -23,11 +24,11 @@ export class EventLog implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     private readonly ledger: SyncLedgerRepository,
     private readonly connections: ConnectionsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('webhooks') private readonly webhooks: WebhooksConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.janitor.start(this.config.webhooks.janitorIntervalSeconds);
+    this.janitor.start(this.webhooks.janitorIntervalSeconds);
   }
 
   onApplicationShutdown(): void {
@@ -45,7 +46,7 @@ export class EventLog implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   async purge(now = new Date()): Promise<{ events: number; deliveries: number }> {
-    const { eventRetentionSeconds, toleranceSeconds } = this.config.webhooks;
+    const { eventRetentionSeconds, toleranceSeconds } = this.webhooks;
     return this.ledger.deleteExpired(
       new Date(now.getTime() - eventRetentionSeconds * 1000),
       new Date(now.getTime() - 2 * toleranceSeconds * 1000),

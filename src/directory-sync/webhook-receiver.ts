@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Injectable, Logger } from '@nestjs/common';
+import type { WebhooksConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ConnectionGate } from './connection-gate.js';
 import { ConnectionsService } from './connections.service.js';
 import { DirectoryEffects, type DeliverySummary } from './directory-effects.js';
@@ -37,10 +38,10 @@ export class WebhookReceiver {
     private readonly connections: ConnectionsService,
     private readonly effects: DirectoryEffects,
     private readonly ledger: SyncLedgerRepository,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('webhooks') webhooks: WebhooksConfig,
   ) {
-    this.gate = new ConnectionGate(config.webhooks.concurrency, MAX_WAITING_DELIVERIES);
-    this.toleranceMs = config.webhooks.toleranceSeconds * 1000;
+    this.gate = new ConnectionGate(webhooks.concurrency, MAX_WAITING_DELIVERIES);
+    this.toleranceMs = webhooks.toleranceSeconds * 1000;
   }
 
   async receive(connectionId: string, signatureHeader: string | undefined, body: Buffer): Promise<DeliverySummary> {

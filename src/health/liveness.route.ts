@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { registerPlainRoute } from '../common/http/plain-route.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { ErrorsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 
 const ALIVE_BODY = '{"status":"ok"}';
 
@@ -16,7 +17,7 @@ const ALIVE_BODY = '{"status":"ok"}';
 export class LivenessRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {}
 
   onModuleInit(): void {
@@ -25,7 +26,7 @@ export class LivenessRoute implements OnModuleInit {
       url: '/health/alive',
       listeners: ['public', 'admin'],
       access: 'public',
-      exposeInternal: this.config.errors.exposeInternal,
+      exposeInternal: this.errors.exposeInternal,
       handler: (_request, reply) => reply.type('application/json; charset=utf-8').send(ALIVE_BODY),
     });
   }

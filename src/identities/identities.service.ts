@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { NumberedPage } from '../common/pagination/numbered-page.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ChangeNotifier, type Announce } from '../database/change-notifier.js';
 import type { EmbeddedRead } from '../database/named-statements.js';
 import type { CreateIdentityDto } from './dto/create-identity.dto.js';
@@ -49,12 +50,12 @@ export class IdentitiesService {
     private readonly schemas: IdentitySchemaRegistry,
     private readonly passwords: PasswordImport,
     private readonly notifier: ChangeNotifier,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
   ) {}
 
   /** The identity on the wire, as the admin API shows it: how other contexts answer with an identity. */
   toResponse(record: IdentityRecord): IdentityResponseDto {
-    return toIdentityResponse(record, this.config.urls.issuer);
+    return toIdentityResponse(record, this.urls.issuer);
   }
 
   /** Validates the traits, derives identifiers and addresses, and stores everything in one transaction. */

@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Redis } from 'ioredis';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { RedisConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { MemoryInflightRegistry, RedisInflightRegistry, type InflightRegistry } from './inflight-registry.js';
 import { MemoryThrottlerStorage } from './memory-throttler-storage.js';
 import { StorageRateCounters, type RateCounters } from './rate-counters.js';
@@ -25,14 +26,14 @@ export class RateLimitStores implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private lastConnectionWarning = 0;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    if (config.redis.url === undefined) {
+  constructor(@InjectConfig('redis') redis: RedisConfig) {
+    if (redis.url === undefined) {
       this.memory = new MemoryThrottlerStorage();
       this.counters = this.memory;
       this.inflight = new MemoryInflightRegistry();
       return;
     }
-    this.redis = new Redis(config.redis.url, {
+    this.redis = new Redis(redis.url, {
       enableOfflineQueue: false,
       enableAutoPipelining: true,
       maxRetriesPerRequest: 0,

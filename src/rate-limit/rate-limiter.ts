@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { sha256Hex } from '../common/crypto/digest.js';
 import { sendError } from '../common/errors/error-response.js';
 import { listenerOf } from '../common/http/listener.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { ErrorsConfig, RateLimitConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { INFLIGHT_EXEMPT_METHODS, INFLIGHT_RULES, type InflightRule } from './inflight-rules.js';
 import { RateLimitError } from './rate-limit.errors.js';
 import { rateLimitMetrics, type RateLimitMetrics } from './rate-limit.metrics.js';
@@ -46,20 +47,21 @@ export class RateLimiter implements OnModuleInit {
   private readonly logger = new Logger('RateLimit');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('rateLimit') private readonly rateLimit: RateLimitConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
     private readonly stores: RateLimitStores,
     private readonly adapterHost: HttpAdapterHost,
   ) {
-    this.policy = new RateLimitPolicy(config.rateLimit);
+    this.policy = new RateLimitPolicy(rateLimit);
   }
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     // With the plan and the inflight rules off no hook is added, so the limits cost nothing.
-    if (!this.policy.enabled && this.config.rateLimit.inflight === 'off') return;
+    if (!this.policy.enabled && this.rateLimit.inflight === 'off') return;
     fastify.decorateRequest(PATH, null);
     if (this.policy.enabled) fastify.addHook('onRequest', (request, reply, done) => this.limit(request, reply, done));
-    if (this.config.rateLimit.inflight === 'off') return;
+    if (this.rateLimit.inflight === 'off') return;
     fastify.addHook('preHandler', (request, reply) => this.inflight(request, reply));
     fastify.addHook('onSend', (request, _reply, payload, done) => {
       this.releaseHeld(request as WithHeldKey);
@@ -115,7 +117,7 @@ export class RateLimiter implements OnModuleInit {
     if (!burst.isBlocked && !sustained.isBlocked) return done();
     const retryAfter = Math.max(1, burst.isBlocked ? burst.timeToBlockExpire : 0, sustained.isBlocked ? sustained.timeToBlockExpire : 0);
     this.metrics.limited.inc({ bucket: bucket.name });
-    sendError(request, reply, RateLimitError.limitExceeded(bucket.name, retryAfter), this.config.errors.exposeInternal);
+    sendError(request, reply, RateLimitError.limitExceeded(bucket.name, retryAfter), this.errors.exposeInternal);
   }
 
   /** Resolves with the reply when an enforced rule refused the request, else with nothing. */
@@ -137,11 +139,11 @@ export class RateLimiter implements OnModuleInit {
       (request as WithHeldKey)[HELD_KEY] = { key, token };
       return undefined;
     }
-    const action = this.config.rateLimit.inflight === 'report-only' ? 'report-only' : rule.action;
+    const action = this.rateLimit.inflight === 'report-only' ? 'report-only' : rule.action;
     this.metrics.inflightViolations.inc({ rule: rule.pattern.source, action });
     this.logger.warn({ msg: 'inflight rule violated', rule: rule.pattern.source, action, key, reqId: request.id });
     if (action === 'report-only') return undefined;
-    sendError(request, reply, RateLimitError.concurrentRequest(), this.config.errors.exposeInternal);
+    sendError(request, reply, RateLimitError.concurrentRequest(), this.errors.exposeInternal);
     return reply;
   }
 
@@ -151,7 +153,7 @@ export class RateLimiter implements OnModuleInit {
    * lower case too: identity ids are UUIDs, and `…/ABC` must not dodge the key of `…/abc`.
    */
   private inflightKey(rule: InflightRule, path: RequestPath, request: FastifyRequest): string {
-    const prefix = `latchkey:inflight:${this.config.rateLimit.project}:${path.hosted.toLowerCase()}`;
+    const prefix = `latchkey:inflight:${this.rateLimit.project}:${path.hosted.toLowerCase()}`;
     if (rule.key === 'path') return prefix;
     const body = request.body as Record<string, unknown> | undefined;
     const query = request.query as Record<string, unknown> | undefined;

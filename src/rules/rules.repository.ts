@@ -1,10 +1,11 @@
 import type { Announce } from '../database/change-notifier.js';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box.js';
 import { SecretBoxError } from '../common/crypto/secret-box.error.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { SecretsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { sqlStateOf } from '../database/sql-state.js';
 import type { AccessRule } from './access-rule.js';
 import { AccessRuleEntity } from './entities/access-rule.entity.js';
@@ -25,9 +26,9 @@ export class RulesRepository {
 
   constructor(
     @InjectRepository(AccessRuleEntity) private readonly rules: Repository<AccessRuleEntity>,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('secrets') secrets: SecretsConfig,
   ) {
-    this.box = new SecretBox(config.secrets.system, DOCUMENT_PURPOSE);
+    this.box = new SecretBox(secrets.system, DOCUMENT_PURPOSE);
   }
 
   /** Creates or replaces, announced in the same transaction; true when the rule was created. */

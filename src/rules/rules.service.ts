@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { basename } from 'node:path';
 import type { Page } from '../common/pagination/page.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { RulesConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { type Announce, ChangeNotifier } from '../database/change-notifier.js';
 import { ReadinessReports } from '../health/index.js';
 import type { AccessRule, MatchingStrategy, RuleMatch, RuleProblem, RulesChangeListener, RuleValidator } from './access-rule.js';
@@ -69,13 +70,13 @@ export class RulesService implements OnApplicationBootstrap, OnApplicationShutdo
   private shadowed: readonly string[] = [];
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('rules') rules: RulesConfig,
     private readonly repository: RulesRepository,
     private readonly notifier: ChangeNotifier,
     private readonly readiness: ReadinessReports,
   ) {
-    this.strategy = config.rules.matchingStrategy;
-    this.files = new RuleFiles(config.rules.files);
+    this.strategy = rules.matchingStrategy;
+    this.files = new RuleFiles(rules.files);
     this.index = new RuleIndex(this.strategy);
   }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../config/app-config.js';
+import type { TuplesConfig } from '../config/app-config.js';
 import { NamespaceRegistry } from './namespace-registry.js';
 
-const registry = (namespaces: { name: string; id: number }[]) => new NamespaceRegistry({ tuples: { namespaces } } as unknown as AppConfig);
+const registry = (namespaces: { name: string; id: number }[]) => new NamespaceRegistry({ namespaces } as unknown as TuplesConfig);
 
 describe('NamespaceRegistry.ensure', () => {
   it('keeps a configured namespace and its id', () => {

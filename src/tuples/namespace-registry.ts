@@ -1,6 +1,7 @@
 import { sha2Digest } from '../common/crypto/digest.js';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { TuplesConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { NamespaceLookup } from './engine/tuple-source.js';
 
 /**
@@ -18,8 +19,8 @@ export class NamespaceRegistry implements NamespaceLookup {
   private readonly ids = new Map<string, number>();
   private readonly names = new Map<number, string>();
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    for (const { name, id } of config.tuples.namespaces) {
+  constructor(@InjectConfig('tuples') tuples: TuplesConfig) {
+    for (const { name, id } of tuples.namespaces) {
       this.ids.set(name, id);
       this.names.set(id, name);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../config/app-config.js';
+import type { SecretsConfig } from '../config/app-config.js';
 import { PageTokenCodec } from './page-token.codec.js';
 import type { StoredFilter } from './storage/stored-tuple.js';
 import { TuplesError, TuplesErrorCode } from './tuples.errors.js';
@@ -7,7 +7,7 @@ import { TuplesError, TuplesErrorCode } from './tuples.errors.js';
 const OLD = 'old-system-secret-0123456789abcdef';
 const NEW = 'new-system-secret-0123456789abcdef';
 
-const codec = (...system: string[]): PageTokenCodec => new PageTokenCodec({ secrets: { system } } as unknown as AppConfig);
+const codec = (...system: string[]): PageTokenCodec => new PageTokenCodec({ system } as SecretsConfig);
 const filter: StoredFilter = { namespaceId: 1, object: 'doc' };
 const cursor = { object: 'doc', relation: 'viewer', subjectKey: 'i:alice' };
 

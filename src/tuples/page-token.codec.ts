@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { SecretsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { PageCursor, StoredFilter } from './storage/stored-tuple.js';
 import { TuplesError } from './tuples.errors.js';
 
@@ -15,8 +16,8 @@ import { TuplesError } from './tuples.errors.js';
 export class PageTokenCodec {
   private readonly box: SecretBox;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.box = new SecretBox(config.secrets.system, 'relation-tuples/page-token');
+  constructor(@InjectConfig('secrets') secrets: SecretsConfig) {
+    this.box = new SecretBox(secrets.system, 'relation-tuples/page-token');
   }
 
   encode(cursor: PageCursor, filter: StoredFilter): string {

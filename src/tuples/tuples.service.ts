@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { TuplesConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { CheckCache } from './cache/check-cache.js';
 import type { ExpandTree } from './domain/expand-tree.js';
 import { formatSubject, type RelationTuple } from './domain/relation-tuple.js';
@@ -62,12 +63,12 @@ export class TuplesService {
     private readonly namespaces: NamespaceRegistry,
     private readonly cache: CheckCache,
     private readonly pageTokens: PageTokenCodec,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('tuples') tuples: TuplesConfig,
   ) {
     const source = new StoredTupleSource(repository, namespaces);
     this.checkEngine = new CheckEngine(source, namespaces);
     this.expandEngine = new ExpandEngine(source, namespaces);
-    this.maxDepth = config.tuples.maxDepth;
+    this.maxDepth = tuples.maxDepth;
   }
 
   /**

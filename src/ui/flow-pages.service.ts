@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../common/errors/app-error.js';
 import { ErrorKind } from '../common/errors/error-kind.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { SelfServiceConfig, UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { BrowserUiService, type BrowserFlowView, type FlowKind, FlowResponder, selfServiceRequestOf } from '../self-service/index.js';
 import { formsOf, messageViews } from './flow-form-view.js';
 import { OAuth2Pages, type PageHttp } from './oauth2-pages.service.js';
@@ -30,13 +31,14 @@ export class FlowPages {
   private readonly issuer: string;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') urls: UrlsConfig,
+    @InjectConfig('selfService') private readonly selfServiceConfig: SelfServiceConfig,
     private readonly selfService: BrowserUiService,
     private readonly renderer: UiRenderer,
     private readonly responder: FlowResponder,
     private readonly oauth2: OAuth2Pages,
   ) {
-    this.issuer = config.urls.issuer;
+    this.issuer = urls.issuer;
   }
 
   async show(kind: FlowKind, http: PageHttp): Promise<FastifyReply> {
@@ -80,7 +82,7 @@ export class FlowPages {
 
   /** `GET /ui/error?error=`: the errors a browser flow was sent here with. */
   async showError(http: PageHttp): Promise<FastifyReply> {
-    if (this.config.selfService.urls.error !== `${this.issuer}/ui/error`) throw UiError.pageNotFound();
+    if (this.selfServiceConfig.urls.error !== `${this.issuer}/ui/error`) throw UiError.pageNotFound();
     const container = await this.selfService.errorContainer(queryValue(http.request, 'error'));
     const errors = container.errors.map((error) => ({ status: error['code'], label: error['status'], message: error['message'] }));
     return this.renderer.send(http.reply, 'error', UI_TEXTS.error.title, { errors, restartUrl: this.startUrl('login', undefined) });
@@ -128,7 +130,7 @@ export class FlowPages {
 
   /** A page whose URL setting points at a UI of one's own is not served. */
   private assertOn(kind: FlowKind): void {
-    if (this.config.selfService.urls[kind] !== `${this.issuer}${FLOW_PAGES[kind]}`) throw UiError.pageNotFound();
+    if (this.selfServiceConfig.urls[kind] !== `${this.issuer}${FLOW_PAGES[kind]}`) throw UiError.pageNotFound();
   }
 
   /** The form token of this page's form; the browser's CSRF cookie is set when it has none. */

@@ -1,10 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../common/errors/app-error.js';
 import { ErrorKind } from '../common/errors/error-kind.js';
 import { requestCookies } from '../common/http/cookies.js';
 import { effectiveClaimsMapping } from '../common/oidc/standard-claims.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { OAuth2Config, SelfServiceConfig, UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ConsentAdminService, type ConsentRequestView, type LoginRequestView } from '../consent/index.js';
 import { IdentitiesService, type IdentityRecord } from '../identities/index.js';
 import { BrowserUiService, type BrowserSessionView, FlowResponder, selfServiceRequestOf } from '../self-service/index.js';
@@ -42,15 +43,17 @@ export class OAuth2Pages {
   private readonly loginPage: URL;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') urls: UrlsConfig,
+    @InjectConfig('oauth2') private readonly oauth2: OAuth2Config,
+    @InjectConfig('selfService') private readonly selfServiceConfig: SelfServiceConfig,
     private readonly consent: ConsentAdminService,
     private readonly selfService: BrowserUiService,
     private readonly identities: IdentitiesService,
     private readonly renderer: UiRenderer,
     private readonly responder: FlowResponder,
   ) {
-    this.issuer = config.urls.issuer;
-    this.mapping = effectiveClaimsMapping(config.oauth2.claimsMapping);
+    this.issuer = urls.issuer;
+    this.mapping = effectiveClaimsMapping(oauth2.claimsMapping);
     this.loginPage = new URL(`${this.issuer}/ui/oauth2/login`);
   }
 
@@ -91,7 +94,7 @@ export class OAuth2Pages {
    * with a login request that is still open; else undefined (the sign-in works as ever without it).
    */
   async loginHintFor(returnTo: string | null): Promise<string | undefined> {
-    if (returnTo === null || !URL.canParse(returnTo) || !this.config.oauth2.builtInPages.login) return undefined;
+    if (returnTo === null || !URL.canParse(returnTo) || !this.oauth2.builtInPages.login) return undefined;
     const url = new URL(returnTo);
     if (url.origin !== this.loginPage.origin || url.pathname !== this.loginPage.pathname) return undefined;
     const challenge = url.searchParams.get('login_challenge');
@@ -126,7 +129,7 @@ export class OAuth2Pages {
       subject: session.identityId,
       remember,
       // A remembered login lasts no longer than the self-service session it came from.
-      remember_for: remember ? this.config.selfService.sessionLifespan : 0,
+      remember_for: remember ? this.selfServiceConfig.sessionLifespan : 0,
       amr: ['pwd'],
       context: this.loginContext(record),
     });
@@ -275,7 +278,7 @@ export class OAuth2Pages {
 
   /** A page whose URL setting points at an app of one's own is not served. */
   private assertOn(page: 'login' | 'consent' | 'logout'): void {
-    if (!this.config.oauth2.builtInPages[page]) throw UiError.pageNotFound();
+    if (!this.oauth2.builtInPages[page]) throw UiError.pageNotFound();
   }
 
   /** The form token of this page's form; the browser's CSRF cookie is set when it has none. */

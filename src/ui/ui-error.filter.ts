@@ -1,7 +1,8 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toProblem } from '../common/errors/problem.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { UrlsConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { UI_TEXTS } from './ui-catalogue.js';
 import { UiRenderer } from './ui-renderer.js';
 
@@ -14,7 +15,7 @@ export class UiErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('Ui');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
     private readonly renderer: UiRenderer,
   ) {}
 
@@ -33,7 +34,7 @@ export class UiErrorFilter implements ExceptionFilter {
       UI_TEXTS.error.title,
       {
         errors: [{ status: problem.status, label: problem.code, message }],
-        restartUrl: `${this.config.urls.issuer}/self-service/login/browser`,
+        restartUrl: `${this.urls.issuer}/self-service/login/browser`,
       },
       problem.status,
     );

@@ -2,18 +2,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../config/app-config.js';
+import type { UiConfig } from '../config/app-config.js';
 import { ConfigError } from '../config/config.error.js';
 import { loadConfig } from '../config/config.loader.js';
 import { UiRenderer } from './ui-renderer.js';
 
 const folders: string[] = [];
 
-async function withTemplates(files: Record<string, string>): Promise<AppConfig> {
+async function withTemplates(files: Record<string, string>): Promise<UiConfig> {
   const folder = await mkdtemp(join(tmpdir(), 'latchkey-ui-spec-'));
   folders.push(folder);
   for (const [name, source] of Object.entries(files)) await writeFile(join(folder, name), source, 'utf8');
-  return loadConfig({ UI_TEMPLATES_DIR: folder }, '1.0.0');
+  return loadConfig({ UI_TEMPLATES_DIR: folder }, '1.0.0').ui;
 }
 
 afterEach(async () => {
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 describe('UiRenderer', () => {
   it('escapes every value a page shows, in text and in attributes', () => {
-    const renderer = new UiRenderer(loadConfig({ UI_PRODUCT_NAME: '<b>"Corp"</b>' }, '1.0.0'));
+    const renderer = new UiRenderer(loadConfig({ UI_PRODUCT_NAME: '<b>"Corp"</b>' }, '1.0.0').ui);
     const page = renderer.render('message', '<i>title</i>', {
       text: '<img src=x onerror=alert(1)>',
       link: { href: '"><script>', text: 'x' },
@@ -43,10 +43,10 @@ describe('UiRenderer', () => {
     ['a syntax error', { 'consent.hbs': '{{#if client}}never closed' }],
     ['an unknown helper', { 'logout.hbs': '{{shout action}}' }],
   ])('an override with %s stops the boot naming UI_TEMPLATES_DIR', async (_name, files) => {
-    const config = await withTemplates(files);
+    const ui = await withTemplates(files);
     let thrown: unknown;
     try {
-      new UiRenderer(config);
+      new UiRenderer(ui);
     } catch (error) {
       thrown = error;
     }

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import Handlebars from 'handlebars';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { UiConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ConfigError } from '../config/config.error.js';
 import { UI_TEXTS } from './ui-catalogue.js';
 import { uiStylesheet } from './ui-stylesheet.js';
@@ -44,9 +45,9 @@ export class UiRenderer {
   private readonly headers: Readonly<Record<string, string>>;
   readonly stylesheet: string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@InjectConfig('ui') ui: UiConfig) {
     const handlebars = Handlebars.create();
-    const overrides = config.ui.templatesDir;
+    const overrides = ui.templatesDir;
     for (const name of UI_TEMPLATE_NAMES) {
       const override = overrides === undefined ? undefined : join(overrides, `${name}.hbs`);
       const source = override !== undefined && existsSync(override) ? readFileSync(override, 'utf8') : BUILTIN_UI_TEMPLATES[name];
@@ -55,9 +56,9 @@ export class UiRenderer {
       if (UI_PARTIALS.includes(name)) handlebars.registerPartial(name, compiled);
       else this.templates.set(name, compiled);
     }
-    this.brand = { productName: config.ui.productName, logoUrl: config.ui.logoUrl, stylesheetUrl: UI_STYLESHEET_PATH };
-    this.stylesheet = uiStylesheet(config.ui.primaryColor);
-    const logoOrigin = config.ui.logoUrl === undefined ? '' : ` ${new URL(config.ui.logoUrl).origin}`;
+    this.brand = { productName: ui.productName, logoUrl: ui.logoUrl, stylesheetUrl: UI_STYLESHEET_PATH };
+    this.stylesheet = uiStylesheet(ui.primaryColor);
+    const logoOrigin = ui.logoUrl === undefined ? '' : ` ${new URL(ui.logoUrl).origin}`;
     this.headers = {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',

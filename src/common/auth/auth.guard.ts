@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { AdminConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { AppError } from '../errors/app-error.js';
 import { ErrorKind } from '../errors/error-kind.js';
 import { sha256Hex } from '../crypto/digest.js';
@@ -20,10 +21,10 @@ export class AuthGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('admin') private readonly admin: AdminConfig,
     private readonly verifiers: AdminTokenVerifiers,
   ) {
-    this.digests = config.admin.tokenDigests.map((digest) => Buffer.from(digest, 'hex'));
+    this.digests = admin.tokenDigests.map((digest) => Buffer.from(digest, 'hex'));
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,11 +37,11 @@ export class AuthGuard implements CanActivate {
       case 'bearer':
         return true;
       case 'admin':
-        if (this.config.admin.auth === 'off') return true;
+        if (this.admin.auth === 'off') return true;
         if (await this.isAdmin(context.switchToHttp().getRequest<FastifyRequest>())) return true;
         throw unauthorized();
       case 'admin_or_client': {
-        if (this.config.admin.auth === 'off') return true;
+        if (this.admin.auth === 'off') return true;
         const request = context.switchToHttp().getRequest<FastifyRequest>();
         // A bearer token here can only be an admin credential; anything else is the handler's client authentication.
         if (bearerToken(request.headers.authorization) === undefined || (await this.isAdmin(request))) return true;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig, OutboundConfig } from '../../config/app-config.js';
+import type { OutboundConfig } from '../../config/app-config.js';
 import { OutboundHttp } from './outbound-http.js';
 import { OutboundFailure } from './outbound-http.error.js';
 
@@ -46,8 +46,7 @@ afterAll(async () => {
 });
 
 function client(outbound: Partial<OutboundConfig> = {}): OutboundHttp {
-  const config = { outbound: { allowPrivateNetworks: true, timeoutMs: 500, maxBytes: 4096, caFile: undefined, ...outbound } };
-  return new OutboundHttp(config as AppConfig);
+  return new OutboundHttp({ allowPrivateNetworks: true, timeoutMs: 500, maxBytes: 4096, caFile: undefined, ...outbound });
 }
 
 describe('OutboundHttp.get', () => {

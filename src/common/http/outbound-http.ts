@@ -4,8 +4,9 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, type OutboundConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { OutboundConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ConfigError } from '../../config/config.error.js';
 import { isForbiddenAddress } from './outbound-address.js';
 import { OutboundError, OutboundFailure } from './outbound-http.error.js';
@@ -44,12 +45,10 @@ const USER_AGENT = 'Latchkey';
  */
 @Injectable()
 export class OutboundHttp {
-  private readonly config: OutboundConfig;
   private readonly ca: string[] | undefined;
 
-  constructor(@Inject(APP_CONFIG) appConfig: AppConfig) {
-    this.config = appConfig.outbound;
-    this.ca = appConfig.outbound.caFile === undefined ? undefined : [...rootCertificates, readCaFile(appConfig.outbound.caFile)];
+  constructor(@InjectConfig('outbound') private readonly config: OutboundConfig) {
+    this.ca = config.caFile === undefined ? undefined : [...rootCertificates, readCaFile(config.caFile)];
   }
 
   get(rawUrl: string, request: OutboundRequest = {}): Promise<OutboundResponse> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SecretBoxError } from '../../common/crypto/secret-box.error.js';
-import type { AppConfig } from '../../config/app-config.js';
+import type { CourierConfig } from '../../config/app-config.js';
 import type { Courier } from './courier.js';
 import { CourierDispatcher } from './courier-dispatcher.js';
 import type { ClaimedMessage, CourierMessagesRepository } from './courier-messages.repository.js';
@@ -46,7 +46,7 @@ function dispatcher(
       outcome.delivered.push(email);
     },
   } as unknown as SmtpMailer;
-  const config = { courier: { dispatchIntervalMs: 1000, maxAttempts: 3, retryBaseDelayMs: 1000 } } as unknown as AppConfig;
+  const config = { dispatchIntervalMs: 1000, maxAttempts: 3, retryBaseDelayMs: 1000 } as CourierConfig;
   return { dispatcher: new CourierDispatcher(config, repository, courier, mailer), outcome };
 }
 

@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, type CourierConfig } from '../../config/app-config.js';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { CourierConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { Courier } from './courier.js';
 import { CourierMessagesRepository, type ClaimedMessage } from './courier-messages.repository.js';
 import { retryDelayMs } from './retry-delay.js';
@@ -24,18 +25,15 @@ export const CLAIM_LEASE_MS = 120_000;
 @Injectable()
 export class CourierDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Courier');
-  private readonly config: CourierConfig;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('courier') private readonly config: CourierConfig,
     private readonly messages: CourierMessagesRepository,
     private readonly courier: Courier,
     private readonly mailer: SmtpMailer,
-  ) {
-    this.config = config.courier;
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     if (!this.mailer.configured) {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AppConfig } from '../../config/app-config.js';
+import type { CourierConfig, SecretsConfig } from '../../config/app-config.js';
 import { Courier } from './courier.js';
 import type { CourierMessagesRepository } from './courier-messages.repository.js';
 import { EmailTemplateId } from './email-template.js';
@@ -11,13 +11,11 @@ const TOKEN = 'tok3n-that-must-never-leak-0123456789abcdef';
 const LINK = `https://id.example.com/self-service/recovery?flow=f&token=${TOKEN}`;
 
 function courier(smtp: boolean): { courier: Courier; stored: CourierMessageEntity[] } {
-  const config = {
-    secrets: { system: ['test-system-secret-0123456789abcdef'] },
-    courier: { smtp: smtp ? { host: 'mail.example.com' } : undefined, templateOverridePath: undefined },
-  } as unknown as AppConfig;
+  const secrets: SecretsConfig = { system: ['test-system-secret-0123456789abcdef'] };
+  const config = { smtp: smtp ? { host: 'mail.example.com' } : undefined, templateOverridePath: undefined } as CourierConfig;
   const stored: CourierMessageEntity[] = [];
   const repository = { insert: async (message: CourierMessageEntity) => void stored.push(message) } as unknown as CourierMessagesRepository;
-  return { courier: new Courier(config, new EmailTemplates(config), repository), stored };
+  return { courier: new Courier(secrets, config, new EmailTemplates(config), repository), stored };
 }
 
 afterEach(() => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SecretBox } from '../../common/crypto/secret-box.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { CourierConfig, SecretsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { CourierMessageStatus } from './courier-message-status.js';
 import { CourierMessagesRepository } from './courier-messages.repository.js';
 import type { Email } from './email-template.js';
@@ -25,12 +26,13 @@ export class Courier {
   private readonly smtpConfigured: boolean;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('secrets') secrets: SecretsConfig,
+    @InjectConfig('courier') courier: CourierConfig,
     private readonly templates: EmailTemplates,
     private readonly messages: CourierMessagesRepository,
   ) {
-    this.box = new SecretBox(config.secrets.system, COURIER_BODY_PURPOSE);
-    this.smtpConfigured = config.courier.smtp !== undefined;
+    this.box = new SecretBox(secrets.system, COURIER_BODY_PURPOSE);
+    this.smtpConfigured = courier.smtp !== undefined;
   }
 
   /** Returns the message id. */

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../config/app-config.js';
+import type { CourierConfig } from '../../config/app-config.js';
 import { ConfigError } from '../../config/config.error.js';
 import { EmailTemplateId } from './email-template.js';
 import { EmailTemplates } from './email-templates.js';
@@ -10,7 +10,7 @@ import { EmailTemplates } from './email-templates.js';
 const folders: string[] = [];
 
 function templates(overridePath?: string): EmailTemplates {
-  return new EmailTemplates({ courier: { templateOverridePath: overridePath } } as unknown as AppConfig);
+  return new EmailTemplates({ templateOverridePath: overridePath } as CourierConfig);
 }
 
 function overrideFolder(files: Record<string, string>): string {

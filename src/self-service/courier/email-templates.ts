@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { CourierConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ConfigError } from '../../config/config.error.js';
 import { BUILTIN_TEMPLATES } from './builtin-templates.js';
 import { EmailTemplateId, templateFolder, type Email, type EmailTemplateModels, type TemplateSources } from './email-template.js';
@@ -50,8 +51,8 @@ const SAMPLE_MODELS: { readonly [T in EmailTemplateId]: EmailTemplateModels[T] }
 export class EmailTemplates {
   private readonly templates: ReadonlyMap<EmailTemplateId, CompiledTemplate>;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const overrides = config.courier.templateOverridePath;
+  constructor(@InjectConfig('courier') courier: CourierConfig) {
+    const overrides = courier.templateOverridePath;
     if (overrides !== undefined && !(existsSync(overrides) && statSync(overrides).isDirectory())) {
       throw new ConfigError('COURIER_TEMPLATE_OVERRIDE_PATH', `${overrides} is not a folder`);
     }

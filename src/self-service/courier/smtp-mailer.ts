@@ -1,6 +1,7 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
-import { APP_CONFIG, type AppConfig, type CourierConfig } from '../../config/app-config.js';
+import type { CourierConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 
 /** One e-mail as the SMTP server gets it. */
 export interface OutgoingEmail {
@@ -19,8 +20,7 @@ export class SmtpMailer implements OnApplicationShutdown {
   private readonly transporter: Transporter | undefined;
   private readonly from: { name: string; address: string } | string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const courier: CourierConfig = config.courier;
+  constructor(@InjectConfig('courier') courier: CourierConfig) {
     this.from = courier.fromName === undefined ? courier.fromAddress : { name: courier.fromName, address: courier.fromAddress };
     const smtp = courier.smtp;
     this.transporter =

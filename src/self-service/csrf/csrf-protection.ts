@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { sha256Hex } from '../../common/crypto/digest.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { SecretsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { setCookie, type SelfServiceRequest } from '../flows/self-service-request.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { CSRF_COOKIE } from '../self-service-cookies.js';
@@ -15,7 +16,7 @@ const CSRF_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
  */
 @Injectable()
 export class CsrfProtection {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@InjectConfig('secrets') private readonly secretsConfig: SecretsConfig) {}
 
   /**
    * Makes sure the browser holds a CSRF cookie (keeps a well-formed one, so parallel tabs share it;
@@ -50,6 +51,6 @@ export class CsrfProtection {
   }
 
   private secrets(): readonly string[] {
-    return this.config.secrets.system;
+    return this.secretsConfig.system;
   }
 }

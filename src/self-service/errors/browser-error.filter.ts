@@ -1,10 +1,11 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorFamily } from '../../common/errors/error-family.js';
 import { renderError } from '../../common/errors/error-renderer.js';
 import { sendError } from '../../common/errors/error-response.js';
 import { toProblem } from '../../common/errors/problem.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { ErrorsConfig, SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { isBrowserRequest } from '../flows/browser-requests.js';
 import { acceptsHtml } from '../../common/html/accepts-html.js';
 import { ErrorContainersService } from './error-containers.service.js';
@@ -19,7 +20,8 @@ export class BrowserErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('SelfService');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
     private readonly containers: ErrorContainersService,
   ) {}
 
@@ -34,7 +36,7 @@ export class BrowserErrorFilter implements ExceptionFilter {
         const id = await this.containers.store([rendered.error]);
         if (problem.status >= 500)
           this.logger.error({ msg: 'request failed', reqId: request.id, code: problem.code, error: problem.debug });
-        const url = new URL(this.config.selfService.urls.error);
+        const url = new URL(this.selfService.urls.error);
         url.searchParams.set('error', id);
         void reply.status(302).header('location', url.href).header('cache-control', 'no-store').send();
         return;
@@ -42,7 +44,7 @@ export class BrowserErrorFilter implements ExceptionFilter {
         exception = error;
       }
     }
-    const problem = sendError(request, reply, exception, this.config.errors.exposeInternal);
+    const problem = sendError(request, reply, exception, this.errors.exposeInternal);
     if (problem.status >= 500) this.logger.error({ msg: 'request failed', reqId: request.id, code: problem.code, error: problem.debug });
   }
 }

@@ -8,7 +8,7 @@ import { FlowResponder } from './flow-responder.js';
 import { selfServiceRequestOf } from './self-service-edge.js';
 import { setCookie, type SelfServiceRequest } from './self-service-request.js';
 
-const responder = new FlowResponder(loadConfig({}, '1.0.0'));
+const responder = new FlowResponder(loadConfig({}, '1.0.0').cookies);
 
 /** A Fastify whose one route answers what `decide` returns (or throws), through the responder. */
 async function server(decide: (input: SelfServiceRequest) => Promise<FlowOutcome>): Promise<FastifyInstance> {

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { CookiesConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { cookieOptions } from '../self-service-cookies.js';
 import { markBrowserRequest } from './browser-requests.js';
 import type { FlowOutcome } from './flow-outcome.js';
@@ -14,7 +15,7 @@ import { wantsJson, type CookieChange, type SelfServiceRequest } from './self-se
  */
 @Injectable()
 export class FlowResponder {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@InjectConfig('cookies') private readonly cookies: CookiesConfig) {}
 
   /**
    * Answers `input` with what `outcome` settles to. When it fails, the request is marked for the error
@@ -75,8 +76,8 @@ export class FlowResponder {
   }
 
   private writeCookie(reply: FastifyReply, change: CookieChange): void {
-    if (change.value === null) void reply.clearCookie(change.name, cookieOptions(this.config.cookies, undefined));
-    else void reply.setCookie(change.name, change.value, cookieOptions(this.config.cookies, change.maxAgeSeconds));
+    if (change.value === null) void reply.clearCookie(change.name, cookieOptions(this.cookies, undefined));
+    else void reply.setCookie(change.name, change.value, cookieOptions(this.cookies, change.maxAgeSeconds));
   }
 
   private json(reply: FastifyReply, status: number, body: unknown): FastifyReply {

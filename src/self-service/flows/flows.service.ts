@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { sha256Hex } from '../../common/crypto/digest.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { SelfServiceConfig, UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import type { EmbeddedRead } from '../../database/named-statements.js';
 import { isUuid } from '../../database/uuid.js';
 import { CsrfProtection } from '../csrf/csrf-protection.js';
@@ -53,7 +54,8 @@ export interface SubmittedFlow {
 @Injectable()
 export class FlowsService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
     private readonly repository: FlowsRepository,
     private readonly csrf: CsrfProtection,
   ) {}
@@ -70,7 +72,7 @@ export class FlowsService {
     if (start.type === 'browser') markBrowserFlow(request);
     const ui: UiContainer = withMessages(
       {
-        action: `${this.config.urls.issuer}${FLOW_KINDS[start.kind].path}?flow=${id}`,
+        action: `${this.urls.issuer}${FLOW_KINDS[start.kind].path}?flow=${id}`,
         method: 'POST',
         nodes: [csrfNode(token), ...start.nodes],
       },
@@ -83,14 +85,14 @@ export class FlowsService {
       state: start.state ?? null,
       active: null,
       forced: start.forced ?? false,
-      requestUrl: `${this.config.urls.issuer}${request.url}`,
+      requestUrl: `${this.urls.issuer}${request.url}`,
       returnTo: start.returnTo ?? null,
       ui,
       csrfTokenHash: token === '' ? null : sha256Hex(token),
       identityId: start.identityId ?? null,
       context: start.context ?? {},
       issuedAt: now,
-      expiresAt: new Date(now.getTime() + this.config.selfService.flowLifespan * 1000),
+      expiresAt: new Date(now.getTime() + this.selfService.flowLifespan * 1000),
       createdAt: now,
       updatedAt: now,
     });
@@ -102,7 +104,7 @@ export class FlowsService {
   async fetch(kind: FlowKind, id: unknown): Promise<FlowEntity> {
     const flow = await this.find(kind, id);
     if (flow.expiresAt.getTime() <= Date.now()) {
-      const base = `${this.config.urls.issuer}${FLOW_KINDS[kind].path}`;
+      const base = `${this.urls.issuer}${FLOW_KINDS[kind].path}`;
       throw SelfServiceError.flowExpired(kind, flow.type === 'browser' ? { redirect_to: `${base}/browser` } : { api: `${base}/api` });
     }
     return flow;
@@ -175,7 +177,7 @@ export class FlowsService {
 
   /** The UI URL of a flow with `?flow=<id>` (or `&flow=` when the UI URL has a query). */
   uiUrl(flow: FlowEntity): string {
-    const url = new URL(FLOW_KINDS[flow.kind].uiUrl(this.config.selfService.urls));
+    const url = new URL(FLOW_KINDS[flow.kind].uiUrl(this.selfService.urls));
     url.searchParams.set('flow', flow.id);
     return url.href;
   }
@@ -203,7 +205,7 @@ export class FlowsService {
    * that do not follow redirects still get it; for browsers to the UI.
    */
   restarted(fresh: FlowEntity, body: unknown): FlowOutcome {
-    const apiLocation = `${this.config.urls.issuer}${FLOW_KINDS[fresh.kind].path}/flows?id=${fresh.id}`;
+    const apiLocation = `${this.urls.issuer}${FLOW_KINDS[fresh.kind].path}/flows?id=${fresh.id}`;
     return { kind: 'restarted', type: fresh.type, apiLocation, body, uiUrl: this.uiUrl(fresh) };
   }
 
@@ -213,7 +215,7 @@ export class FlowsService {
   }
 
   private allowedReturnUrls(): string[] {
-    const { selfService, urls } = this.config;
+    const { selfService, urls } = this;
     return [urls.issuer, selfService.defaultBrowserReturnUrl, ...Object.values(selfService.urls), ...selfService.allowedReturnUrls];
   }
 }

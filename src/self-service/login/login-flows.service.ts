@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { IdentitiesService } from '../../identities/index.js';
 import { stringField } from '../forms/submission.js';
 import { CsrfProtection } from '../csrf/csrf-protection.js';
@@ -33,7 +34,7 @@ export class LoginFlows implements FlowRestarter {
   private readonly methods: readonly FlowMethod<LoginState>[];
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
     private readonly flows: FlowsService,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
@@ -59,7 +60,7 @@ export class LoginFlows implements FlowRestarter {
     const returnTo = this.flows.returnTo(request);
     const refresh = refreshRequested(request);
     const active = await this.sessions.fromRequest(request);
-    if (active !== undefined && !refresh) return redirect(returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    if (active !== undefined && !refresh) return redirect(returnTo ?? this.selfService.defaultBrowserReturnUrl);
     const flow = await this.start('browser', request, { forced: refresh, returnTo });
     return this.flows.shown(flow, toFlowResponse(flow), 200);
   }
@@ -85,7 +86,7 @@ export class LoginFlows implements FlowRestarter {
     const active = await this.sessions.fromRequest(request);
     const signedIn = flow.forced
       ? undefined
-      : refuseSignedIn('login', flow, active, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+      : refuseSignedIn('login', flow, active, flow.returnTo ?? this.selfService.defaultBrowserReturnUrl);
     if (signedIn !== undefined) return signedIn;
     const restarted = restartIfExpired(this, request, submitted, undefined);
     if (restarted !== undefined) return restarted;

@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../config/app-config.js';
+import type { SelfServiceConfig } from '../../config/app-config.js';
 import { SelfServiceError, SelfServiceErrorCode } from '../self-service.errors.js';
 import { LoginThrottle, type FailureRow } from './login-throttle.js';
 
-const config = { selfService: { loginThrottle: { maxFailuresPerIdentifier: 3, maxFailuresPerIp: 10, windowSeconds: 300 } } } as AppConfig;
+const config = { loginThrottle: { maxFailuresPerIdentifier: 3, maxFailuresPerIp: 10, windowSeconds: 300 } } as SelfServiceConfig;
 
 /** A DataSource whose pool answers every query with `rows`, counting the queries. */
 function database(rows: FailureRow[]): { dataSource: DataSource; queries: unknown[][] } {

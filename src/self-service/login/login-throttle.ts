@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../../common/crypto/digest.js';
-import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../../config/app-config.js';
+import type { LoginThrottleConfig, SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { normalizeIdentifier } from '../../common/text/identifier-normalization.js';
 import { runNamed, type NamedStatement } from '../../database/named-statements.js';
 import { SelfServiceError } from '../self-service.errors.js';
@@ -54,10 +55,10 @@ export class LoginThrottle {
   private readonly config: LoginThrottleConfig;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('selfService') selfService: SelfServiceConfig,
     private readonly dataSource: DataSource,
   ) {
-    this.config = config.selfService.loginThrottle;
+    this.config = selfService.loginThrottle;
   }
 
   /** The keys and window an attempt by `identifier` from `ip` is judged by (no keys when both limits are off). */

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { type PasswordCredential, IdentitiesService, type IdentityRecord } from '../../identities/index.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import type { FlowMethod } from '../flows/flow-method.js';
@@ -31,7 +32,7 @@ export class PasswordLoginMethod implements FlowMethod<LoginState> {
   readonly method = PASSWORD_METHOD;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
     private readonly flows: FlowsService,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
@@ -87,7 +88,7 @@ export class PasswordLoginMethod implements FlowMethod<LoginState> {
       type: flow.type,
       apiBody: { session: sessionResponse, session_token: token },
       spaBody: sessionResponse,
-      location: flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl,
+      location: flow.returnTo ?? this.selfService.defaultBrowserReturnUrl,
     };
   }
 }

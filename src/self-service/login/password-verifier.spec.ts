@@ -9,7 +9,7 @@ const ARGON2ID = 2 as Algorithm;
 const PASSWORD = 'correct horse battery staple 42';
 
 const config = loadConfig({}, '1.0.0');
-const verifier = new PasswordVerifier(config, new PasswordHashing(config.identities));
+const verifier = new PasswordVerifier(config.identities, new PasswordHashing(config.identities));
 
 beforeAll(async () => {
   await verifier.onModuleInit();

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
-import { APP_CONFIG, type AppConfig, type Argon2Config } from '../../config/app-config.js';
+import type { Argon2Config, IdentitiesConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { PasswordHashing } from '../../identities/index.js';
 
 /** `@node-rs/argon2` declares Algorithm as a const enum, which is not emitted; its value for argon2id. */
@@ -27,10 +28,10 @@ export class PasswordVerifier implements OnModuleInit {
   private dummyHash: string | undefined;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('identities') identities: IdentitiesConfig,
     private readonly hashing: PasswordHashing,
   ) {
-    this.argon2 = config.identities.argon2;
+    this.argon2 = identities.argon2;
   }
 
   async onModuleInit(): Promise<void> {

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { SelfServiceConfig, UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { CsrfProtection } from '../csrf/csrf-protection.js';
 import { redirect, type FlowOutcome } from '../flows/flow-outcome.js';
 import { FlowsService } from '../flows/flows.service.js';
@@ -26,7 +27,8 @@ const MAX_LOGOUT_TOKEN_LENGTH = 256;
 @Injectable()
 export class LogoutService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
     private readonly sessions: SessionsService,
     private readonly csrf: CsrfProtection,
     private readonly flows: FlowsService,
@@ -42,7 +44,7 @@ export class LogoutService {
     const { session } = await this.sessions.require(request);
     const token = this.sessions.logoutTokenOf(session);
     return {
-      logout_url: `${this.config.urls.issuer}/self-service/logout?${new URLSearchParams({ token }).toString()}`,
+      logout_url: `${this.urls.issuer}/self-service/logout?${new URLSearchParams({ token }).toString()}`,
       logout_token: token,
     };
   }
@@ -69,7 +71,7 @@ export class LogoutService {
    */
   async browserLogout(request: SelfServiceRequest): Promise<FlowOutcome> {
     markBrowserFlow(request);
-    if (!this.config.selfService.logoutRequiresToken) return this.endSession(request, undefined);
+    if (!this.selfService.logoutRequiresToken) return this.endSession(request, undefined);
     const token = request.query['token'];
     return this.endSession(request, typeof token === 'string' && token.length <= MAX_LOGOUT_TOKEN_LENGTH ? token : '');
   }
@@ -85,6 +87,6 @@ export class LogoutService {
     this.csrf.clear(request);
     const returnTo = request.query['return_to'];
     const allowed = typeof returnTo === 'string' ? this.flows.allowedReturnTo(returnTo) : undefined;
-    return redirect(allowed ?? this.config.selfService.defaultBrowserReturnUrl);
+    return redirect(allowed ?? this.selfService.defaultBrowserReturnUrl);
   }
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../common/errors/app-error.js';
 import type { OutboundHttp, OutboundResponse } from '../../common/http/outbound-http.js';
 import { OutboundError, OutboundFailure } from '../../common/http/outbound-http.error.js';
-import type { AppConfig } from '../../config/app-config.js';
+import type { PasswordPolicyConfig } from '../../config/app-config.js';
 import { BreachedPasswords } from './breached-passwords.js';
 
 const PASSWORD = 'unusual-Passphrase-42';
@@ -18,8 +18,8 @@ function checker(answer: () => Promise<OutboundResponse>, ignoreNetworkErrors = 
     },
   } as unknown as OutboundHttp;
   const config = {
-    passwordPolicy: { haveIBeenPwned: { enabled: true, url: 'https://hibp.test', maxBreaches: 0, ignoreNetworkErrors } },
-  } as unknown as AppConfig;
+    haveIBeenPwned: { enabled: true, url: 'https://hibp.test', maxBreaches: 0, ignoreNetworkErrors },
+  } as PasswordPolicyConfig;
   return { checker: new BreachedPasswords(outbound, config), urls };
 }
 

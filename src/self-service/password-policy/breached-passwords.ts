@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { sha1HexForRangeApi } from '../../common/crypto/digest.js';
 import { CommonErrors } from '../../common/errors/app-error.js';
 import { OutboundHttp } from '../../common/http/outbound-http.js';
-import { APP_CONFIG, type AppConfig, type HaveIBeenPwnedConfig } from '../../config/app-config.js';
+import type { HaveIBeenPwnedConfig, PasswordPolicyConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 
 const RANGE_LINE = /^([0-9A-F]{35}):(\d+)$/;
 
@@ -19,9 +20,9 @@ export class BreachedPasswords {
 
   constructor(
     private readonly outbound: OutboundHttp,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('passwordPolicy') passwordPolicy: PasswordPolicyConfig,
   ) {
-    this.config = config.passwordPolicy.haveIBeenPwned;
+    this.config = passwordPolicy.haveIBeenPwned;
   }
 
   get enabled(): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppConfig, PasswordPolicyConfig } from '../../config/app-config.js';
+import type { PasswordPolicyConfig } from '../../config/app-config.js';
 import type { BreachedPasswords } from './breached-passwords.js';
 import { PasswordPolicy } from './password-policy.js';
 import { PASSWORD_POLICY_MESSAGE_ID, PasswordPolicyRule } from './password-policy-violation.js';
@@ -23,7 +23,7 @@ function policy(
       return breaches.count;
     },
   } as unknown as BreachedPasswords;
-  const config = { passwordPolicy: { ...DEFAULTS, ...overrides } } as unknown as AppConfig;
+  const config = { ...DEFAULTS, ...overrides } as PasswordPolicyConfig;
   return { policy: new PasswordPolicy(config, breached), asked };
 }
 

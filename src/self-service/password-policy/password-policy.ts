@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, type PasswordPolicyConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { PasswordPolicyConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { BreachedPasswords } from './breached-passwords.js';
 import { isCommonPassword } from './common-passwords.js';
 import { isTooSimilar } from './identifier-similarity.js';
@@ -14,14 +15,10 @@ import { PasswordPolicyRule, violation, type PasswordPolicyViolation } from './p
  */
 @Injectable()
 export class PasswordPolicy {
-  private readonly config: PasswordPolicyConfig;
-
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('passwordPolicy') private readonly config: PasswordPolicyConfig,
     private readonly breached: BreachedPasswords,
-  ) {
-    this.config = config.passwordPolicy;
-  }
+  ) {}
 
   /** The first rule the password breaks, or undefined when it may be used. */
   async check(password: string, identifiers: readonly string[]): Promise<PasswordPolicyViolation | undefined> {

@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { isUuid } from '../../database/uuid.js';
 import { Courier } from '../courier/courier.js';
 import { CsrfProtection } from '../csrf/csrf-protection.js';
@@ -47,7 +48,7 @@ export class LinkFlowSteps implements OnModuleDestroy, FlowRestarter<LinkFlowKin
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
     private readonly flows: FlowsService,
     private readonly csrf: CsrfProtection,
     private readonly courier: Courier,
@@ -163,9 +164,7 @@ export class LinkFlowSteps implements OnModuleDestroy, FlowRestarter<LinkFlowKin
       await this.courier.queue(kind.email(email, undefined));
       return;
     }
-    await this.courier.queue(
-      kind.email(issued.address, linkUrl(this.config.urls.issuer, FLOW_KINDS[kind.kind].path, flowId, issued.token)),
-    );
+    await this.courier.queue(kind.email(issued.address, linkUrl(this.urls.issuer, FLOW_KINDS[kind.kind].path, flowId, issued.token)));
   }
 
   /** A fresh flow replacing `replaced` (same type), carrying `message`: API 302 to the flow, browser 302 to the UI. */

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AddressTokensService } from '../../identities/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import type { FlowType } from '../flows/flow-kind.js';
 import { redirect, type FlowOutcome } from '../flows/flow-outcome.js';
 import { FlowsService } from '../flows/flows.service.js';
@@ -27,7 +28,7 @@ const RECOVERY_METHOD = 'link_recovery';
 @Injectable()
 export class RecoveryFlows {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
     private readonly steps: LinkFlowSteps,
     private readonly kind: RecoveryFlowKind,
     private readonly flows: FlowsService,
@@ -57,7 +58,7 @@ export class RecoveryFlows {
   async submit(request: SelfServiceRequest): Promise<FlowOutcome> {
     const submitted = await this.flows.forSubmit('recovery', request);
     const active = await this.sessions.fromRequest(request);
-    const signedIn = refuseSignedIn('recovery', submitted.flow, active, this.config.selfService.defaultBrowserReturnUrl);
+    const signedIn = refuseSignedIn('recovery', submitted.flow, active, this.selfService.defaultBrowserReturnUrl);
     if (signedIn !== undefined) return signedIn;
     return this.steps.submitFlow(this.kind, request, submitted);
   }
@@ -85,7 +86,7 @@ export class RecoveryFlows {
     await this.steps.passChallenge(this.kind, link.flowId, redeemed.identityId);
     const { session, token } = await this.sessions.issue(redeemed.identityId, RECOVERY_METHOD);
     this.sessions.setCookie(request, token);
-    const privilegedUntil = new Date(session.authenticatedAt.getTime() + this.config.selfService.privilegedSessionMaxAge * 1000);
+    const privilegedUntil = new Date(session.authenticatedAt.getTime() + this.selfService.privilegedSessionMaxAge * 1000);
     const settings = await this.settings.startFor(redeemed.identityId, 'browser', request, [
       UiMessages.recoverySuccessful(privilegedUntil),
     ]);
@@ -95,6 +96,6 @@ export class RecoveryFlows {
   /** Recovery is for people who cannot log in: API → 400, browser → the default return URL. */
   private loggedIn(type: FlowType): FlowOutcome {
     if (type === 'api') throw SelfServiceError.alreadyLoggedIn('recovery');
-    return redirect(this.config.selfService.defaultBrowserReturnUrl);
+    return redirect(this.selfService.defaultBrowserReturnUrl);
   }
 }

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { IdentitiesService } from '../../identities/index.js';
 import { CsrfProtection } from '../csrf/csrf-protection.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
@@ -30,7 +31,7 @@ export class RegistrationFlows implements FlowRestarter {
   private readonly methods: readonly FlowMethod<void>[];
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
     private readonly flows: FlowsService,
     private readonly csrf: CsrfProtection,
     private readonly sessions: SessionsService,
@@ -52,7 +53,7 @@ export class RegistrationFlows implements FlowRestarter {
     markBrowserFlow(request);
     const returnTo = this.flows.returnTo(request);
     if ((await this.sessions.fromRequest(request)) !== undefined) {
-      return redirect(returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+      return redirect(returnTo ?? this.selfService.defaultBrowserReturnUrl);
     }
     const flow = await this.start('browser', request, returnTo ?? null, []);
     return this.flows.shown(flow, toFlowResponse(flow), 200);
@@ -69,7 +70,7 @@ export class RegistrationFlows implements FlowRestarter {
     const submitted = await this.flows.forSubmit('registration', request);
     const { flow } = submitted;
     const active = await this.sessions.fromRequest(request);
-    const signedIn = refuseSignedIn('registration', flow, active, flow.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    const signedIn = refuseSignedIn('registration', flow, active, flow.returnTo ?? this.selfService.defaultBrowserReturnUrl);
     if (signedIn !== undefined) return signedIn;
     const restarted = restartIfExpired(this, request, submitted, undefined);
     if (restarted !== undefined) return restarted;

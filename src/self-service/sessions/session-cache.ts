@@ -1,6 +1,7 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ChangeNotifier, type Announce } from '../../database/change-notifier.js';
 import { IDENTITIES_CHANGED_TOPIC } from '../../identities/index.js';
 
@@ -29,10 +30,10 @@ export class SessionCache implements OnModuleInit {
   private readonly cache: TtlCache<string, CachedWhoami>;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('selfService') selfService: SelfServiceConfig,
     private readonly notifier: ChangeNotifier,
   ) {
-    const ttlMs = config.selfService.sessionCacheTtl * 1000;
+    const ttlMs = selfService.sessionCacheTtl * 1000;
     this.cache = new TtlCache({ ttlMs, maxEntries: ttlMs === 0 ? 0 : MAX_ENTRIES });
   }
 

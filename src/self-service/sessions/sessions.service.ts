@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { SecretsConfig, SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import {
   IdentitiesError,
   IdentitiesErrorCode,
@@ -38,7 +39,8 @@ export interface IssuedSession {
 @Injectable()
 export class SessionsService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('secrets') private readonly secrets: SecretsConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
     private readonly repository: SessionsRepository,
     private readonly identities: IdentitiesService,
     private readonly cache: SessionCache,
@@ -128,17 +130,17 @@ export class SessionsService {
 
   /** The token that ends this session from a logout URL (see `logoutToken`). */
   logoutTokenOf(session: SessionEntity): string {
-    return logoutToken(this.config.secrets.system[0]!, session.id);
+    return logoutToken(this.secrets.system[0]!, session.id);
   }
 
   /** Whether a logout URL's token is this session's. */
   isLogoutTokenOf(session: SessionEntity, token: string): boolean {
-    return isLogoutToken(this.config.secrets.system, session.id, token);
+    return isLogoutToken(this.secrets.system, session.id, token);
   }
 
   /** Authenticated within SELFSERVICE_PRIVILEGED_SESSION_MAX_AGE: may change the password and protected traits. */
   isPrivileged(session: SessionEntity, now = new Date()): boolean {
-    return now.getTime() - session.authenticatedAt.getTime() < this.config.selfService.privilegedSessionMaxAge * 1000;
+    return now.getTime() - session.authenticatedAt.getTime() < this.selfService.privilegedSessionMaxAge * 1000;
   }
 
   /** The session on the wire, with its identity (loaded here). */
@@ -161,7 +163,7 @@ export class SessionsService {
 
   /** Sets the `service_session` cookie (HttpOnly, SameSite, Secure per config), for SESSION_LIFESPAN. */
   setCookie(request: SelfServiceRequest, token: string): void {
-    setCookie(request, { name: SESSION_COOKIE, value: token, maxAgeSeconds: this.config.selfService.sessionLifespan });
+    setCookie(request, { name: SESSION_COOKIE, value: token, maxAgeSeconds: this.selfService.sessionLifespan });
   }
 
   clearCookie(request: SelfServiceRequest): void {
@@ -169,6 +171,6 @@ export class SessionsService {
   }
 
   private expiry(from: Date): Date {
-    return new Date(from.getTime() + this.config.selfService.sessionLifespan * 1000);
+    return new Date(from.getTime() + this.selfService.sessionLifespan * 1000);
   }
 }

@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { registerPlainRoute } from '../../common/http/plain-route.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { ErrorsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { SelfServiceError } from '../self-service.errors.js';
 import { SessionCache } from './session-cache.js';
 import { sessionTokenOf, tokenHash } from './session-token.js';
@@ -23,7 +24,7 @@ export class WhoamiRoute implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly sessions: SessionsService,
     private readonly cache: SessionCache,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {}
 
   onModuleInit(): void {
@@ -32,7 +33,7 @@ export class WhoamiRoute implements OnModuleInit {
       url: '/sessions/whoami',
       listeners: ['public'],
       access: 'public',
-      exposeInternal: this.config.errors.exposeInternal,
+      exposeInternal: this.errors.exposeInternal,
       handler: async (request, reply) => {
         const token = sessionTokenOf(request);
         if (token === undefined) throw SelfServiceError.noSession();

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { IdentitiesService, type TraitsDescription, type IdentityRecord } from '../../identities/index.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
 import { FLOW_KINDS } from '../flows/flow-kind.js';
@@ -21,7 +22,7 @@ const SUCCESS = 'success';
 @Injectable()
 export class SettingsAnswers {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
     private readonly flows: FlowsService,
     private readonly sessions: SessionsService,
     private readonly identities: IdentitiesService,
@@ -82,7 +83,7 @@ export class SettingsAnswers {
 
   /** The browser login, with `refresh=true` when asked, coming back to `returnTo`. */
   loginUrl(refresh: boolean, returnTo: string): string {
-    const url = new URL(`${this.config.urls.issuer}${FLOW_KINDS.login.path}/browser`);
+    const url = new URL(`${this.urls.issuer}${FLOW_KINDS.login.path}/browser`);
     if (refresh) url.searchParams.set('refresh', 'true');
     url.searchParams.set('return_to', returnTo);
     return url.href;

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { UrlsConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { IdentitiesService, type IdentityRecord } from '../../identities/index.js';
 import { CsrfProtection } from '../csrf/csrf-protection.js';
 import type { FlowEntity } from '../flows/entities/flow.entity.js';
@@ -31,7 +32,7 @@ export class SettingsFlows implements FlowRestarter<IdentityRecord> {
   private readonly methods: readonly FlowMethod<SettingsState>[];
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('urls') private readonly urls: UrlsConfig,
     private readonly flows: FlowsService,
     private readonly csrf: CsrfProtection,
     private readonly sessions: SessionsService,
@@ -56,8 +57,7 @@ export class SettingsFlows implements FlowRestarter<IdentityRecord> {
     markBrowserFlow(request);
     const returnTo = this.flows.returnTo(request);
     const active = await this.sessions.fromRequest(request);
-    if (active === undefined)
-      return redirect(this.answers.loginUrl(false, `${this.config.urls.issuer}${FLOW_KINDS.settings.path}/browser`));
+    if (active === undefined) return redirect(this.answers.loginUrl(false, `${this.urls.issuer}${FLOW_KINDS.settings.path}/browser`));
     const record = await this.identities.get(active.session.identityId);
     const flow = await this.start('browser', request, record, { returnTo: returnTo ?? null });
     return this.flows.shown(flow, toFlowResponse(flow, this.sessions.identityOnWire(record)), 200);

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AddressTokensService } from '../../identities/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { redirect, type FlowOutcome } from '../flows/flow-outcome.js';
 import { FlowsService } from '../flows/flows.service.js';
 import { markBrowserFlow, type SelfServiceRequest } from '../flows/self-service-request.js';
@@ -17,7 +18,7 @@ import { VerificationFlowKind } from './verification-flow-kind.js';
 @Injectable()
 export class VerificationFlows {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
     private readonly steps: LinkFlowSteps,
     private readonly kind: VerificationFlowKind,
     private readonly flows: FlowsService,
@@ -58,6 +59,6 @@ export class VerificationFlows {
       return this.steps.restartFromLink(this.kind, request, this.kind.messages.tokenInvalid());
     if (redeemed.expired) return this.steps.restartFromLink(this.kind, request, this.kind.messages.expired(redeemed.expiresAt));
     const flow = await this.steps.passChallenge(this.kind, link.flowId, redeemed.identityId);
-    return redirect(flow?.returnTo ?? this.config.selfService.defaultBrowserReturnUrl);
+    return redirect(flow?.returnTo ?? this.selfService.defaultBrowserReturnUrl);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../config/app-config.js';
+import type { SelfServiceConfig } from '../../config/app-config.js';
 import type { IdentityRecord } from '../../identities/index.js';
 import type { LinkFlowSteps } from '../recovery/link-flow-steps.js';
 import { VerificationFlowKind } from './verification-flow-kind.js';
@@ -29,7 +29,7 @@ describe('VerificationSender', () => {
     const steps = {
       sendLink: async (_kind: unknown, flowId: string, expiresAt: Date, email: string) => void sent.push({ flowId, expiresAt, email }),
     } as unknown as LinkFlowSteps;
-    const config = { selfService: { flowLifespan: 3600 } } as unknown as AppConfig;
+    const config = { flowLifespan: 3600 } as SelfServiceConfig;
     const sender = new VerificationSender(config, steps, new VerificationFlowKind({} as never));
     const record = {
       identity: {},

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
+import type { SelfServiceConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import type { IdentityRecord } from '../../identities/index.js';
 import { LinkFlowSteps } from '../recovery/link-flow-steps.js';
 import { VerificationFlowKind } from './verification-flow-kind.js';
@@ -17,13 +18,13 @@ const PENDING = 'pending';
 @Injectable()
 export class VerificationSender {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('selfService') private readonly selfService: SelfServiceConfig,
     private readonly steps: LinkFlowSteps,
     private readonly kind: VerificationFlowKind,
   ) {}
 
   async sendFor(record: IdentityRecord): Promise<void> {
-    const expiresAt = new Date(Date.now() + this.config.selfService.flowLifespan * 1000);
+    const expiresAt = new Date(Date.now() + this.selfService.flowLifespan * 1000);
     for (const address of record.verifiableAddresses) {
       if (address.verified || address.status !== PENDING || address.via !== 'email') continue;
       await this.steps.sendLink(this.kind, randomUUID(), expiresAt, address.value);

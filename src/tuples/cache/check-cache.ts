@@ -1,5 +1,6 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { TuplesConfig } from '../../config/app-config.js';
+import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { ChangeNotifier, type Announce } from '../../database/change-notifier.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 
@@ -25,10 +26,10 @@ export class CheckCache implements OnModuleInit {
   private readonly results: TtlCache<string, boolean>;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('tuples') tuples: TuplesConfig,
     private readonly notifier: ChangeNotifier,
   ) {
-    this.results = new TtlCache({ maxEntries: config.tuples.cacheSize, ttlMs: MAX_ANSWER_AGE_MS });
+    this.results = new TtlCache({ maxEntries: tuples.cacheSize, ttlMs: MAX_ANSWER_AGE_MS });
   }
 
   onModuleInit(): void {

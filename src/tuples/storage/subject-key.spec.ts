@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../config/app-config.js';
+import type { TuplesConfig } from '../../config/app-config.js';
 import { NamespaceRegistry } from '../namespace-registry.js';
 import { decodeSubject, encodeSubject, SUBJECT_SET_END, SUBJECT_SET_FIRST } from './subject-key.js';
 
 const registry = new NamespaceRegistry({
-  tuples: {
-    namespaces: [
-      { name: 'files', id: 1 },
-      { name: 'groups', id: 20 },
-    ],
-  },
-} as unknown as AppConfig);
+  namespaces: [
+    { name: 'files', id: 1 },
+    { name: 'groups', id: 20 },
+  ],
+} as unknown as TuplesConfig);
 
 describe('subject keys', () => {
   it('encodes ids and sets (by namespace id) and decodes them back', () => {
