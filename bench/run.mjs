@@ -17,7 +17,8 @@
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service under load (NODE_OPTIONS refuses
 // --cpu-prof, and would reach every process of the run).
 // A request scenario may name a `peer` (another server doing the same job, e.g. node-oidc-provider for
-// client_credentials): it is measured in the same rounds and shown as `÷ peer`.
+// client_credentials; a bare Fastify + @fastify/reply-from for the proxy): it is measured in the same
+// rounds and shown as `÷ peer`. Its `env(urls)` may use the run's URLs (e.g. `urls.bare` as an upstream).
 // BENCH_QUIET=1 refuses to report a run on a busy box: it waits (up to a minute) until processes other
 // than the benchmark's use less than BENCH_QUIET_MAX_FOREIGN (0.1) of a core, and after the run it
 // refuses the results (exit code 3, no results file) if they used more than that on average meanwhile.
@@ -477,8 +478,8 @@ function describe(response) {
  * Starts a scenario's peer (a child process that prints "READY <port>") and returns what to load it
  * with, or throws when it does not start or its probe fails.
  */
-async function startPeer(peer) {
-  const env = peer.env?.() ?? {};
+async function startPeer(peer, urls) {
+  const env = peer.env?.(urls) ?? {};
   const entry = startChild(`peer ${peer.name}`, [peer.script], { ...process.env, ...env, PEER_PORT: '0', NODE_ENV: 'production' });
   const started = Date.now();
   let match;
@@ -558,7 +559,7 @@ async function runScenario(scenario, env) {
   let peerSkipped;
   if (scenario.peer !== undefined) {
     try {
-      peer = await startPeer(scenario.peer);
+      peer = await startPeer(scenario.peer, urls);
       console.log(`  peer: ${scenario.peer.name}, ${peer.target.method} ${peer.target.url}`);
     } catch (error) {
       peerSkipped = (error.message ?? String(error)).split('\n')[0];

@@ -120,6 +120,13 @@ export const decisionScenarios = [
     method: 'GET',
     path: '/proxy-bench/',
     target: 0.5,
+    // What the proxy library costs by itself on this box: the ceiling our proxy can approach.
+    peer: {
+      name: 'bare Fastify + @fastify/reply-from',
+      script: 'bench/peer/reply-from.mjs',
+      env: (urls) => ({ PEER_UPSTREAM: urls.bare }),
+      request: () => ({ path: '/', method: 'GET', headers: {} }),
+    },
     setup: async (ctx) => {
       await putRule(ctx, {
         id: 'bench-proxy',
