@@ -201,7 +201,16 @@ describe('rules admin API', () => {
     const longId = 'x'.repeat(191);
     const tooLong = await a.admin.put<AccessError>(`/rules/${longId}`, { json: aRuleDocument(longId, 'https://bad.example/') });
     expect(tooLong.status).toBe(400);
-    for (const id of ['\uff41dmin', '\u212Aey', 'zoe\u0308', 'a\u202eb']) {
+    // One script alone, Latin with Japanese, and digits with - _ . are ids like any other.
+    for (const id of ['\u043f\u0440\u0430\u0432\u0438\u043b\u043e-1', 'api-\u30eb\u30fc\u30eb', 'rule_2.v-1']) {
+      expect(
+        (await a.admin.put(`/rules/${encodeURIComponent(id)}`, { json: aRuleDocument(id, 'https://script.example/') })).status,
+        id,
+      ).toBe(201);
+      expect((await a.admin.delete(`/rules/${encodeURIComponent(id)}`)).status, id).toBe(204);
+    }
+    // Full-width, Kelvin, decomposed, bidi override; then Cyrillic а and Greek ο inside Latin words.
+    for (const id of ['\uff41dmin', '\u212Aey', 'zoe\u0308', 'a\u202eb', 'p\u0430ypal-api', 'admin-r\u03bfute']) {
       const lookAlike = await a.admin.put<AccessError>(`/rules/${encodeURIComponent(id)}`, {
         json: aRuleDocument(id, 'https://bad.example/'),
       });

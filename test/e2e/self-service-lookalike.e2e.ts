@@ -9,7 +9,8 @@ import { linkIn, SmtpSink, type ReceivedEmail } from '../support/smtp-sink.js';
  * identity that matched, never to the text typed; and identifier normalisation never turns another
  * character into ASCII: U+212A KELVIN SIGN, full-width letters and other compatibility characters are
  * refused wherever an identifier or address is written or looked up, canonically equivalent text
- * (combining marks) is the same address, and `ß` stays `ß`.
+ * (combining marks) is the same address, and `ß` stays `ß`. A label that mixes Latin with a script read
+ * as Latin (Cyrillic `а`, Greek `ο`) is refused the same way; one such script alone is a real address.
  */
 let app: TestApp;
 let smtp: SmtpSink;
@@ -156,6 +157,52 @@ describe('verification and registration with a look-alike address', () => {
     const mail = await nextEmail(before);
     expect(mail.to).toBe('vera@example.com');
     expect(linkIn(mail, '/self-service/verification')).toContain('token=');
+  });
+});
+
+describe('addresses that mix Latin with Cyrillic or Greek', () => {
+  async function register(email: string): Promise<{ status: number; flow: FlowShape }> {
+    const init = await app.public.get<FlowShape>('/self-service/registration/api');
+    const submit = await app.public.post<FlowShape>(`/self-service/registration?flow=${init.body.id}`, {
+      json: { method: 'password', password: GOOD_PASSWORD, traits: { email } },
+    });
+    return { status: submit.status, flow: submit.body };
+  }
+
+  it('registration with p\u0430ypal@ (Cyrillic а) or b\u03bfb@ (Greek ο) is refused as U+212A is, and writes nothing', async () => {
+    const kelvin = await register(`${KELVIN}ey.script@example.com`);
+    expect(kelvin.status).toBe(400);
+    const identities = await identityCount();
+    for (const email of ['p\u0430ypal.script@example.com', 'b\u03bfb.script@example.com', 'kate@ex\u0430mple.com']) {
+      const submit = await register(email);
+      expect(submit.status, email).toBe(400);
+      expect(messageIds(submit.flow), email).toEqual(messageIds(kelvin.flow));
+    }
+    expect(await identityCount()).toBe(identities);
+  });
+
+  it('recovery and verification for a Cyrillic look-alike of an address are refused: no token, no e-mail', async () => {
+    const paypal = await createPasswordIdentity(app, 'paypal.script@example.com');
+    const received = smtp.received.length;
+    for (const email of ['p\u0430ypal.script@example.com', 'paypal.s\u0441ript@example.com', 'paypal.script@\u0435xample.com']) {
+      const recovery = await submitLink('recovery', email);
+      expect(recovery.status, email).toBe(400);
+      expect(messageIds(recovery.flow), email).toContain(4000004);
+      const verification = await submitLink('verification', email);
+      expect(verification.status, email).toBe(400);
+    }
+    expect(await tokensOf(paypal, 'identity_recovery_tokens')).toBe(0);
+    expect(await tokensOf(paypal, 'identity_verification_tokens')).toBe(0);
+    expect(smtp.received.length).toBe(received);
+  });
+
+  it('an all-Cyrillic address and a Latin and Japanese one register, and a recovery for them is accepted', async () => {
+    for (const email of ['\u0438\u0432\u0430\u043d@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444', 'taro.\u592a\u90ce-2@example.jp']) {
+      const identities = await identityCount();
+      expect((await register(email)).status, email).toBe(200);
+      expect(await identityCount()).toBe(identities + 1);
+      expect((await submitLink('recovery', email)).status, email).toBe(200);
+    }
   });
 });
 

@@ -3,6 +3,22 @@
 const ASCII = /[\u0000-\u007f]/;
 /** A lone surrogate: not text, and PostgreSQL refuses it in JSON. */
 const LONE_SURROGATE = /\p{Cs}/u;
+/** Latin letters (and Latin marks that are not Inherited). */
+const LATIN = /\p{Script=Latin}/u;
+/**
+ * The scripts with many letters that read as Latin ones (`а`, `е`, `о`, `р`, `с`, `х` in Cyrillic, `ο`
+ * in Greek, `օ` in Armenian, `Ꭺ` in Cherokee, `ꓑ` in Lisu...). Han, Hiragana, Katakana and Hangul are not
+ * here: mixed with Latin they are ordinary Japanese or Korean text, and no letter of theirs reads as Latin.
+ */
+const CONFUSABLE_SCRIPTS = [
+  /\p{Script=Cyrillic}/u,
+  /\p{Script=Greek}/u,
+  /\p{Script=Coptic}/u,
+  /\p{Script=Armenian}/u,
+  /\p{Script=Cherokee}/u,
+  /\p{Script=Lisu}/u,
+  /\p{Script=Canadian_Aboriginal}/u,
+];
 
 /**
  * The one normalisation of login identifiers and e-mail addresses (traits, login, recovery,
@@ -18,6 +34,11 @@ const LONE_SURROGATE = /\p{Cs}/u;
  *   `K`, U+2126 OHM SIGN becomes `Ω`, U+212B ANGSTROM SIGN becomes `Å`);
  * - one of its non-ASCII characters lower-cases to something holding ASCII (U+0130 `İ` becomes `i`
  *   plus a combining dot);
+ * - one of its labels mixes scripts that read alike: Latin letters with letters of a script commonly
+ *   confused with Latin (Cyrillic, Greek, Armenian, Cherokee...), or letters of two such scripts, so
+ *   `pаypal` with a Cyrillic `а` is refused. A label written in one such script alone (`ελλας`, `иван`)
+ *   is someone's real name, and Latin with Han, Hiragana, Katakana or Hangul is ordinary text; digits,
+ *   punctuation and combining marks belong to no script and mix with any;
  * - it holds a lone surrogate.
  * Only `toLowerCase` folds case, no full case folding: `ß` stays `ß`, so `straße@x` and `strasse@x`
  * are two different identifiers, as they are two different mailboxes.
@@ -30,5 +51,22 @@ export function normalizeIdentifier(value: string): string | undefined {
     if (ASCII.test(char)) continue;
     if (char.normalize('NFC') !== char || ASCII.test(char.toLowerCase())) return undefined;
   }
+  if (labelsOf(composed).some(mixesLookAlikeScripts)) return undefined;
   return composed.toLowerCase().normalize('NFC');
+}
+
+/**
+ * The parts of an identifier whose scripts must not mix: for an e-mail address its local part and
+ * each dot-separated domain label (a Greek local part at a Latin domain is a real address); otherwise
+ * the whole identifier.
+ */
+function labelsOf(identifier: string): string[] {
+  const at = identifier.lastIndexOf('@');
+  if (at < 0) return [identifier];
+  return [identifier.slice(0, at), ...identifier.slice(at + 1).split('.')];
+}
+
+function mixesLookAlikeScripts(label: string): boolean {
+  const confusable = CONFUSABLE_SCRIPTS.filter((script) => script.test(label)).length;
+  return confusable > 1 || (confusable === 1 && LATIN.test(label));
 }
