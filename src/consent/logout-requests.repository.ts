@@ -1,82 +1,75 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
-import { runNamed, runNamedFirst } from '../database/named-statements.js';
+import { entityRows, type EntityRows } from '../database/entity-rows.js';
+import { type NamedStatement, runNamed, runNamedFirst } from '../database/named-statements.js';
 import { LogoutRequestEntity } from './entities/logout-request.entity.js';
-import { LOGOUT_REQUEST_COLUMNS, toLogoutRequest } from './request-rows.js';
 import { redeemStatement } from './verifier-redemption.js';
 
 /** The hand-off's statements (see runNamed); the janitor's delete stays on TypeORM. */
-const STATEMENTS = {
-  insert: {
-    name: 'consent_insertLogoutRequest',
-    text: `INSERT INTO "oauth2_logout_requests" (${LOGOUT_REQUEST_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-  },
-  findByChallengeHash: {
-    name: 'consent_findLogoutRequest',
-    text: `SELECT ${LOGOUT_REQUEST_COLUMNS} FROM "oauth2_logout_requests" WHERE "challenge_hash" = $1`,
-  },
-  accept: {
-    name: 'consent_acceptLogoutRequest',
-    text: `UPDATE "oauth2_logout_requests" SET "accepted" = true, "verifier_hash" = $2
+function statements(requests: EntityRows<LogoutRequestEntity>) {
+  return {
+    insert: {
+      name: 'consent_insertLogoutRequest',
+      text: `INSERT INTO "oauth2_logout_requests" (${requests.columns}) VALUES (${requests.placeholders()})`,
+    },
+    findByChallengeHash: {
+      name: 'consent_findLogoutRequest',
+      text: `SELECT ${requests.columns} FROM "oauth2_logout_requests" WHERE "challenge_hash" = $1`,
+    },
+    accept: {
+      name: 'consent_acceptLogoutRequest',
+      text: `UPDATE "oauth2_logout_requests" SET "accepted" = true, "verifier_hash" = $2
       WHERE "id" = $1 AND "was_used" = false AND "rejected" = false`,
-  },
-  reject: {
-    name: 'consent_rejectLogoutRequest',
-    text: `UPDATE "oauth2_logout_requests" SET "rejected" = true, "verifier_hash" = NULL WHERE "id" = $1 AND "was_used" = false`,
-  },
-  redeem: redeemStatement(
-    'consent_redeemLogoutRequest',
-    'oauth2_logout_requests',
-    '"accepted" = true AND "rejected" = false',
-    LOGOUT_REQUEST_COLUMNS,
-  ),
-} as const;
+    },
+    reject: {
+      name: 'consent_rejectLogoutRequest',
+      text: `UPDATE "oauth2_logout_requests" SET "rejected" = true, "verifier_hash" = NULL WHERE "id" = $1 AND "was_used" = false`,
+    },
+    redeem: redeemStatement(
+      'consent_redeemLogoutRequest',
+      'oauth2_logout_requests',
+      '"accepted" = true AND "rejected" = false',
+      requests.columns,
+    ),
+  } satisfies Record<string, NamedStatement>;
+}
 
 /** The `oauth2_logout_requests` table. */
 @Injectable()
 export class LogoutRequestsRepository {
+  private readonly requests: EntityRows<LogoutRequestEntity>;
+  private readonly statements: ReturnType<typeof statements>;
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(LogoutRequestEntity) private readonly rows: Repository<LogoutRequestEntity>,
-  ) {}
+  ) {
+    this.requests = entityRows(dataSource, LogoutRequestEntity);
+    this.statements = statements(this.requests);
+  }
 
   async insert(request: LogoutRequestEntity): Promise<void> {
-    await runNamed(this.dataSource, STATEMENTS.insert, [
-      request.id,
-      request.challengeHash,
-      request.verifierHash,
-      request.subject,
-      request.sessionId,
-      request.requestUrl,
-      request.rpInitiated,
-      request.postLogoutRedirectUri,
-      request.accepted,
-      request.rejected,
-      request.wasUsed,
-      request.requestedAt,
-      request.logoutHint,
-      request.uiLocales,
-    ]);
+    await runNamed(this.dataSource, this.statements.insert, this.requests.values(request));
   }
 
   async findByChallengeHash(challengeHash: string): Promise<LogoutRequestEntity | null> {
-    return runNamedFirst(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash], toLogoutRequest);
+    return runNamedFirst(this.dataSource, this.statements.findByChallengeHash, [challengeHash], this.requests.toEntity);
   }
 
   /** Accepts (again: a new verifier replaces the old one) unless used or rejected meanwhile. */
   async accept(id: string, verifierHash: string): Promise<boolean> {
-    return (await runNamed(this.dataSource, STATEMENTS.accept, [id, verifierHash])).rowCount === 1;
+    return (await runNamed(this.dataSource, this.statements.accept, [id, verifierHash])).rowCount === 1;
   }
 
   /** Rejects unless used meanwhile; a rejected request can no longer be read or redeemed. */
   async reject(id: string): Promise<boolean> {
-    return (await runNamed(this.dataSource, STATEMENTS.reject, [id])).rowCount === 1;
+    return (await runNamed(this.dataSource, this.statements.reject, [id])).rowCount === 1;
   }
 
   /** Redeems an accepted request's verifier once (see LoginRequestsRepository.redeem). */
   redeem(verifierHash: string): Promise<LogoutRequestEntity | null> {
-    return runNamedFirst(this.dataSource, STATEMENTS.redeem, [verifierHash], toLogoutRequest);
+    return runNamedFirst(this.dataSource, this.statements.redeem, [verifierHash], this.requests.toEntity);
   }
 
   async deleteRequestedBefore(cutoff: Date): Promise<number> {

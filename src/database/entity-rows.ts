@@ -10,6 +10,8 @@ import type { DataSource, EntityTarget, ValueTransformer } from 'typeorm';
 export interface EntityRows<T> {
   /** Every column, quoted, in the entity's column order: the list of an INSERT, a SELECT or a RETURNING. */
   readonly columns: string;
+  /** How many columns `columns` lists (the parameters of an insert). */
+  readonly columnCount: number;
   /** One placeholder per column, numbered from `$first`: the VALUES of an INSERT of `columns`. */
   placeholders(first?: number): string;
   /** The parameters of an INSERT of `columns`, in their order; jsonb as JSON text (see runNamed). */
@@ -50,6 +52,7 @@ export function entityRows<T extends object>(dataSource: DataSource, entity: Ent
   const prototype = entity.prototype;
   return {
     columns: columns.map((column) => `"${column.databaseName}"`).join(', '),
+    columnCount: columns.length,
     placeholders: (first = 1) => columns.map((_, index) => `$${first + index}`).join(', '),
     values(value) {
       const record = value as Record<string, unknown>;
