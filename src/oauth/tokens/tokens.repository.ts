@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { StoredAccessToken, StoredCode, StoredGrant, StoredRefreshToken } from './stored-token.js';
 import type { TokenSession } from './token-session.js';
-import { pgPool, poolTransaction } from '../../database/named-statements.js';
+import { type NamedStatement, runNamed, withTransaction } from '../../database/named-statements.js';
 
 /** Rows deleted per statement by the janitor: short locks, bounded WAL per statement. */
 const DELETE_BATCH = 10_000;
@@ -94,15 +94,21 @@ interface RefreshRow extends GrantRow {
   readonly active: boolean;
 }
 
-/** A pool or one checked-out connection (inside a transaction). */
-type Queryable = Pick<pg.Pool, 'query'>;
+/** Runs a named statement on the pool (runNamed) or in a transaction (Transaction.run). */
+type RunNamed = <R extends pg.QueryResultRow>(statement: NamedStatement, values: readonly unknown[]) => Promise<pg.QueryResult<R>>;
 
-/** The named statements on one pool or connection. */
+/** The named statements, by name (`oauth2_` + key). */
+const NAMED = Object.fromEntries(Object.entries(STATEMENTS).map(([name, text]) => [name, { name: `oauth2_${name}`, text }])) as Record<
+  StatementName,
+  NamedStatement
+>;
+
+/** The named statements on the pool or in one transaction. */
 class TokenStatements implements TokenWrites {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly runNamed: RunNamed) {}
 
   async run<R extends pg.QueryResultRow>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<R>> {
-    return this.db.query<R>({ name: `oauth2_${name}`, text: STATEMENTS[name], values });
+    return this.runNamed<R>(NAMED[name], values);
   }
 
   async insertCode(code: StoredCode): Promise<void> {
@@ -140,19 +146,17 @@ export class TokensRepository {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The pg pool TypeORM opened (one per process): token statements skip the query-runner layer. */
-  private get pool(): pg.Pool {
-    return pgPool(this.dataSource);
-  }
-
+  /** On the pool (runNamed): token statements skip the query-runner layer. */
   private get direct(): TokenStatements {
-    this.statements ??= new TokenStatements(this.pool);
+    this.statements ??= new TokenStatements((statement, values) => runNamed(this.dataSource, statement, values));
     return this.statements;
   }
 
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (writes: TokenWrites) => Promise<T>): Promise<T> {
-    return poolTransaction(this.dataSource, (connection) => work(new TokenStatements(connection)));
+    return withTransaction(this.dataSource, (transaction) =>
+      work(new TokenStatements((statement, values) => transaction.run(statement, values))),
+    );
   }
 
   insertCode(code: StoredCode): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Announce } from '../../database/change-notifier.js';
-import { type NamedStatement, poolTransaction, runNamed, runNamedFirst } from '../../database/named-statements.js';
+import { type NamedStatement, withTransaction, runNamed, runNamedFirst } from '../../database/named-statements.js';
 import { SessionEntity, type AuthenticationMethod } from './entities/session.entity.js';
 
 const COLUMNS =
@@ -67,9 +67,9 @@ export class SessionsRepository {
   /** Marks the session re-authenticated (login `refresh=true`): new `authenticated_at` and expiry. */
   /** Records a re-authentication and announces it in the same transaction. */
   async reauthenticated(id: string, methods: AuthenticationMethod[], now: Date, expiresAt: Date, announce: Announce): Promise<void> {
-    await poolTransaction(this.dataSource, async (connection) => {
-      await connection.query({ ...REAUTHENTICATED, values: [id, now, JSON.stringify(methods), expiresAt] });
-      await announce(connection);
+    await withTransaction(this.dataSource, async (transaction) => {
+      await transaction.run(REAUTHENTICATED, [id, now, JSON.stringify(methods), expiresAt]);
+      await announce(transaction);
     });
   }
 
@@ -87,13 +87,13 @@ export class SessionsRepository {
    * in the same transaction; returns how many ended.
    */
   async revokeOthers(identityId: string, keepId: string, now: Date, announce: (tokenHash: string) => Announce): Promise<number> {
-    return poolTransaction(this.dataSource, async (connection) => {
-      const { rows } = await connection.query<{ token_hash: string }>(
+    return withTransaction(this.dataSource, async (transaction) => {
+      const { rows } = await transaction.query<{ token_hash: string }>(
         `UPDATE self_service_sessions SET active = false, updated_at = $3
           WHERE identity_id = $1 AND id <> $2 AND active AND expires_at > $3 RETURNING token_hash`,
         [identityId, keepId, now],
       );
-      for (const row of rows) await announce(row.token_hash)(connection);
+      for (const row of rows) await announce(row.token_hash)(transaction);
       return rows.length;
     });
   }
@@ -103,9 +103,9 @@ export class SessionsRepository {
    * transaction; false when there was none.
    */
   async revoke(tokenHash: string, now: Date, announce: Announce): Promise<boolean> {
-    return poolTransaction(this.dataSource, async (connection) => {
-      const revoked = ((await connection.query({ ...REVOKE, values: [tokenHash, now] })).rowCount ?? 0) > 0;
-      if (revoked) await announce(connection);
+    return withTransaction(this.dataSource, async (transaction) => {
+      const revoked = ((await transaction.run(REVOKE, [tokenHash, now])).rowCount ?? 0) > 0;
+      if (revoked) await announce(transaction);
       return revoked;
     });
   }
