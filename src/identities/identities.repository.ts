@@ -16,7 +16,7 @@ import { IdentityLifecycle } from './identity-lifecycle.js';
 import type { IdentityRecord } from './identity-record.js';
 import type { IdentityState } from './identity-state.js';
 import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js';
-import { type EmbeddedRead, pgPool } from '../database/named-statements.js';
+import { type EmbeddedRead, pgPool, withTransaction } from '../database/named-statements.js';
 import { isForeignKeyViolation, SqlState, sqlStateOf, violatedConstraintOf } from '../database/sql-state.js';
 import { isUuid } from '../database/uuid.js';
 
@@ -344,7 +344,7 @@ export class IdentitiesRepository {
   /** In the caller's transaction when given (its other writes commit or roll back with these), else in a new one. */
   private async writing<T>(within: EntityManager | undefined, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     try {
-      return await (within === undefined ? this.dataSource.transaction(work) : work(within));
+      return await (within === undefined ? withTransaction(this.dataSource, ({ manager }) => work(manager)) : work(within));
     } catch (error) {
       const state = sqlStateOf(error);
       if (state === SqlState.UniqueViolation) {
