@@ -22,8 +22,12 @@ export async function runNamed<T extends pg.QueryResultRow = pg.QueryResultRow>(
   return pgPool(dataSource).query<T>({ name: statement.name, text: statement.text, values: [...values] });
 }
 
-/** The pg pool TypeORM opened (one per process), for statements that skip TypeORM's query runner. */
-export function pgPool(dataSource: DataSource): pg.Pool {
+/**
+ * The pg pool TypeORM opened (one per process), for statements that skip TypeORM's query runner.
+ * TypeORM does not expose it, so this is the one place that reaches into its driver; everything else
+ * runs on it through runNamed (and transactions through withTransaction's query runner).
+ */
+function pgPool(dataSource: DataSource): pg.Pool {
   return (dataSource.driver as unknown as { master: pg.Pool }).master;
 }
 

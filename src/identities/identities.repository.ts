@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
-import type pg from 'pg';
 import type { Announce } from '../database/change-notifier.js';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { offsetOf, type NumberedPage } from '../common/pagination/numbered-page.js';
@@ -16,7 +15,7 @@ import { IdentityLifecycle } from './identity-lifecycle.js';
 import type { IdentityRecord } from './identity-record.js';
 import type { IdentityState } from './identity-state.js';
 import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js';
-import { type EmbeddedRead, pgPool, withTransaction } from '../database/named-statements.js';
+import { type EmbeddedRead, type NamedStatement, runNamed, withTransaction } from '../database/named-statements.js';
 import { isForeignKeyViolation, SqlState, sqlStateOf, violatedConstraintOf } from '../database/sql-state.js';
 import { isUuid } from '../database/uuid.js';
 
@@ -36,8 +35,8 @@ const IDENTITY_WITH_ADDRESSES = `i.id, i.schema_id, i.traits, i.state, i.state_c
                 'created_at', r.created_at, 'updated_at', r.updated_at))
                 FROM identity_recovery_addresses r WHERE r.identity_id = i.id), '[]') AS recovery_addresses`;
 
-/** Named statements: prepared once per pooled connection. */
-const GET_WITH_ADDRESSES = {
+/** Named statements: prepared once per pooled connection; the identity GET skips the query-runner layer. */
+const GET_WITH_ADDRESSES: NamedStatement = {
   name: 'identities_get_with_addresses',
   text: `SELECT ${IDENTITY_WITH_ADDRESSES} FROM identities i WHERE i.id = $1`,
 };
@@ -209,7 +208,7 @@ export class IdentitiesRepository {
   }
 
   async get(id: string): Promise<IdentityRecord> {
-    const [row] = isUuid(id) ? (await this.pool.query<IdentityRow>({ ...GET_WITH_ADDRESSES, values: [id] })).rows : [];
+    const [row] = isUuid(id) ? (await runNamed<IdentityRow>(this.dataSource, GET_WITH_ADDRESSES, [id])).rows : [];
     if (row === undefined) throw IdentitiesError.notFound();
     return toRecord(row);
   }
@@ -334,11 +333,6 @@ export class IdentitiesRepository {
       if (isForeignKeyViolation(error)) throw IdentitiesError.notFound();
       throw error;
     }
-  }
-
-  /** The pg pool TypeORM opened: the identity GET skips the query-runner layer (see IDENTITY_WITH_ADDRESSES). */
-  private get pool(): pg.Pool {
-    return pgPool(this.dataSource);
   }
 
   /** In the caller's transaction when given (its other writes commit or roll back with these), else in a new one. */

@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { SUBJECT_SET_END, SUBJECT_SET_FIRST } from './storage/subject-key.js';
 import type { PageCursor, StoredFilter, StoredSet, StoredTuple } from './storage/stored-tuple.js';
 import type { Announce } from '../database/change-notifier.js';
-import { pgPool, withTransaction } from '../database/named-statements.js';
+import { type NamedStatement, runNamed, withTransaction } from '../database/named-statements.js';
 import { sqlStateOf } from '../database/sql-state.js';
 
 /**
@@ -114,6 +114,12 @@ const STATEMENTS = {
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
 
+/** The statements above as named statements (`tuples_` + key): the hot path skips the query-runner layer. */
+const NAMED = Object.fromEntries(Object.entries(STATEMENTS).map(([name, text]) => [name, { name: `tuples_${name}`, text }])) as Record<
+  keyof typeof STATEMENTS,
+  NamedStatement
+>;
+
 interface Row {
   namespace_id: number;
   object: string;
@@ -124,11 +130,6 @@ interface Row {
 @Injectable()
 export class TuplesRepository {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** The pg pool TypeORM opened (one pool per process): the hot path skips the query-runner layer. */
-  private get pool(): pg.Pool {
-    return pgPool(this.dataSource);
-  }
 
   /** The subject keys of `sets` that are `targetKey`, plus, when `withSets`, every subject set among them. */
   async subjectKeysForCheck(sets: readonly StoredSet[], targetKey: string, withSets: boolean): Promise<string[]> {
@@ -184,12 +185,7 @@ export class TuplesRepository {
   /** Idempotent: true when the tuple was new, and then announced in the insert's transaction. */
   async insert(tuple: StoredTuple, announce: Announce): Promise<boolean> {
     return withTransaction(this.dataSource, async (transaction) => {
-      const result = await transaction.run({ name: 'tuples_insert', text: STATEMENTS.insert }, [
-        tuple.namespaceId,
-        tuple.object,
-        tuple.relation,
-        tuple.subjectKey,
-      ]);
+      const result = await transaction.run(NAMED.insert, [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey]);
       const inserted = (result.rowCount ?? 0) > 0;
       if (inserted) await announce(transaction);
       return inserted;
@@ -292,12 +288,12 @@ export class TuplesRepository {
     values.push(limit);
     const text = `SELECT namespace_id, object, relation, subject_key FROM relation_tuples WHERE ${where.join(' AND ')}
       ORDER BY object, relation, subject_key LIMIT $${values.length}`;
-    const result = await this.pool.query<Row>(text, values);
-    return result.rows.map(toStored);
+    const rows: Row[] = await this.dataSource.query(text, values);
+    return rows.map(toStored);
   }
 
   private async run<T extends pg.QueryResultRow>(name: keyof typeof STATEMENTS, values: unknown[]): Promise<T[]> {
-    const result = await this.pool.query<T>({ name: `tuples_${name}`, text: STATEMENTS[name], values });
+    const result = await runNamed<T>(this.dataSource, NAMED[name], values);
     return result.rows;
   }
 }
