@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsentRequestEntity } from '../consent/entities/consent-request.entity.js';
+import { AccessTokenEntity } from '../oauth/tokens/entities/access-token.entity.js';
 import { FlowEntity } from '../self-service/flows/entities/flow.entity.js';
 import { entityRows } from './entity-rows.js';
 import { ENTITIES } from './schema.js';
@@ -166,5 +167,25 @@ describe('entityRows', () => {
     expect(values.slice(7, 10)).toEqual(['["openid"]', '[]', '{}']);
     expect(values[18]).toBeNull();
     expect(values.at(-1)).toBe('{"name":"Alice"}');
+  });
+
+  it("applies a column's transformer both ways (the tokens' space-joined scope)", () => {
+    const rows = entityRows(dataSource, AccessTokenEntity);
+    const row = {
+      signature: 's'.repeat(64),
+      request_id: '3b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
+      client_id: 'app',
+      consent_id: null,
+      subject: 'app',
+      scope: 'read write',
+      audience: ['api'],
+      session: {},
+      issued_at: issued,
+      expires_at: expires,
+    };
+    const token = rows.toEntity(row);
+    expect(token.scope).toEqual(['read', 'write']);
+    expect(rows.toEntity({ ...row, scope: '' }).scope).toEqual([]);
+    expect(rows.values(token)).toEqual([row.signature, row.request_id, 'app', null, 'app', 'read write', '["api"]', '{}', issued, expires]);
   });
 });
