@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsentRequestEntity } from '../consent/entities/consent-request.entity.js';
 import { AccessTokenEntity } from '../oauth/tokens/entities/access-token.entity.js';
 import { FlowEntity } from '../self-service/flows/entities/flow.entity.js';
+import { IdentityVerifiableAddressEntity } from '../identities/entities/identity-verifiable-address.entity.js';
 import { entityRows } from './entity-rows.js';
 import { ENTITIES } from './schema.js';
 
@@ -187,5 +188,39 @@ describe('entityRows', () => {
     expect(token.scope).toEqual(['read', 'write']);
     expect(rows.toEntity({ ...row, scope: '' }).scope).toEqual([]);
     expect(rows.values(token)).toEqual([row.signature, row.request_id, 'app', null, 'app', 'read write', '["api"]', '{}', issued, expires]);
+  });
+
+  it('reads a row that travelled as JSON, parsing its timestamps, and writes the SQL that builds it', () => {
+    const rows = entityRows(dataSource, IdentityVerifiableAddressEntity);
+    expect(rows.qualified('a')).toBe(
+      'a."id", a."identity_id", a."via", a."value", a."verified", a."verified_at", a."status", a."created_at", a."updated_at"',
+    );
+    expect(rows.jsonObject('a')).toBe(
+      `json_build_object('id', a."id", 'identity_id', a."identity_id", 'via', a."via", 'value', a."value", 'verified', a."verified", ` +
+        `'verified_at', a."verified_at", 'status', a."status", 'created_at', a."created_at", 'updated_at', a."updated_at")`,
+    );
+    const address = rows.fromJson({
+      id: '4b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
+      identity_id: '5b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
+      via: 'email',
+      value: 'a@example.com',
+      verified: false,
+      verified_at: null,
+      status: 'pending',
+      created_at: '2026-01-02T03:04:05.123456+00:00',
+      updated_at: '2026-01-02T04:04:05+00:00',
+    });
+    expect(address).toBeInstanceOf(IdentityVerifiableAddressEntity);
+    expect({ ...address }).toStrictEqual({
+      id: '4b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
+      identityId: '5b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
+      via: 'email',
+      value: 'a@example.com',
+      verified: false,
+      verifiedAt: null,
+      status: 'pending',
+      createdAt: new Date('2026-01-02T03:04:05.123Z'),
+      updatedAt: expires,
+    });
   });
 });

@@ -18,12 +18,20 @@ export interface EntityRows<T> {
   values(entity: T): unknown[];
   /** A row of `columns` as pg returned it (timestamptz as Date, jsonb parsed) as the entity. */
   toEntity(row: pg.QueryResultRow): T;
+  /** Every column, quoted and qualified by a table alias (`i."id", i."schema_id", …`): a SELECT over a join. */
+  qualified(alias: string): string;
+  /** The row of table alias `alias` as one JSON object keyed by column (for json_agg or a scalar subquery); read it with fromJson. */
+  jsonObject(alias: string): string;
+  /** A row that travelled as JSON (jsonObject, row_to_json) as the entity: as toEntity, with timestamps parsed from their text. */
+  fromJson(json: Readonly<Record<string, unknown>>): T;
 }
 
 interface ColumnRow {
   readonly databaseName: string;
   readonly propertyName: string;
   readonly json: boolean;
+  /** pg parses these into Dates; JSON carries them as text. */
+  readonly timestamp: boolean;
   readonly transformer: ValueTransformer | undefined;
 }
 
@@ -45,6 +53,7 @@ export function entityRows<T extends object>(dataSource: DataSource, entity: Ent
       databaseName: column.databaseName,
       propertyName: column.propertyName,
       json: column.type === 'jsonb' || column.type === 'json',
+      timestamp: typeof column.type === 'string' && TIMESTAMP_TYPES.has(column.type),
       // Several transformers are applied in order on write, in reverse on read (as TypeORM does).
       transformer: Array.isArray(column.transformer) ? chain(column.transformer) : column.transformer,
     };
@@ -76,8 +85,29 @@ export function entityRows<T extends object>(dataSource: DataSource, entity: Ent
       }
       return target as T;
     },
+    qualified: (alias) => columns.map((column) => `${alias}."${column.databaseName}"`).join(', '),
+    jsonObject: (alias) =>
+      `json_build_object(${columns.map((column) => `'${column.databaseName}', ${alias}."${column.databaseName}"`).join(', ')})`,
+    fromJson(json) {
+      const target = Object.create(prototype) as Record<string, unknown>;
+      for (let index = 0; index < columns.length; index++) {
+        const column = columns[index]!;
+        let field = json[column.databaseName];
+        if (column.timestamp && typeof field === 'string') field = new Date(field);
+        target[column.propertyName] = column.transformer === undefined ? field : column.transformer.from(field);
+      }
+      return target as T;
+    },
   };
 }
+
+const TIMESTAMP_TYPES: ReadonlySet<string> = new Set([
+  'timestamptz',
+  'timestamp',
+  'timestamp with time zone',
+  'timestamp without time zone',
+  'date',
+]);
 
 function chain(transformers: ValueTransformer[]): ValueTransformer {
   return {
