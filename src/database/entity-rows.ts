@@ -16,14 +16,14 @@ export interface EntityRows<T> {
   placeholders(first?: number): string;
   /** The parameters of an INSERT of `columns`, in their order; jsonb as JSON text (see runNamed). */
   values(entity: T): unknown[];
-  /** A row of `columns` as pg returned it (timestamptz as Date, jsonb parsed) as the entity. */
-  toEntity(row: pg.QueryResultRow): T;
+  /** A row of `columns` as pg returned it (timestamptz as Date, jsonb parsed) as the entity; may be passed unbound. */
+  readonly toEntity: (row: pg.QueryResultRow) => T;
   /** Every column, quoted and qualified by a table alias (`i."id", i."schema_id", …`): a SELECT over a join. */
   qualified(alias: string): string;
   /** The row of table alias `alias` as one JSON object keyed by column (for json_agg or a scalar subquery); read it with fromJson. */
   jsonObject(alias: string): string;
   /** A row that travelled as JSON (jsonObject, row_to_json) as the entity: as toEntity, with timestamps parsed from their text. */
-  fromJson(json: Readonly<Record<string, unknown>>): T;
+  readonly fromJson: (json: Readonly<Record<string, unknown>>) => T;
 }
 
 interface ColumnRow {
