@@ -99,9 +99,6 @@ export class SessionsRepository {
 
   /** Revokes every active session of an identity, in the caller's transaction. */
   async revokeAllOf(identityId: string, now: Date, manager: EntityManager): Promise<void> {
-    await manager.query('UPDATE self_service_sessions SET active = false, updated_at = $2 WHERE identity_id = $1 AND active', [
-      identityId,
-      now,
-    ]);
+    await manager.update(SessionEntity, { identityId, active: true }, { active: false, updatedAt: now });
   }
 }
