@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { withTransaction } from '../database/named-statements.js';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
@@ -54,7 +55,7 @@ export class ClientsRepository {
    */
   async update(id: string, columns: Partial<Omit<ClientEntity, 'id' | 'createdAt'>>, announce: Announce): Promise<void> {
     if (!storableId(id)) throw ClientsError.notFound();
-    await this.rows.manager.transaction(async (manager) => {
+    await withTransaction(this.rows.manager.dataSource, async ({ manager }) => {
       const result = await manager.update(ClientEntity, { id }, columns);
       if (result.affected === 0) throw ClientsError.notFound();
       await announce(manager);
@@ -64,7 +65,7 @@ export class ClientsRepository {
   /** Deletes the row and announces it in the same transaction. */
   async delete(id: string, announce: Announce): Promise<void> {
     if (!storableId(id)) throw ClientsError.notFound();
-    await this.rows.manager.transaction(async (manager) => {
+    await withTransaction(this.rows.manager.dataSource, async ({ manager }) => {
       const result = await manager.delete(ClientEntity, { id });
       if (result.affected === 0) throw ClientsError.notFound();
       await announce(manager);

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
-import { jsonb, runNamed, runNamedFirst } from '../database/named-statements.js';
+import { entityRows, type EntityRows } from '../database/entity-rows.js';
+import { jsonb, type NamedStatement, runNamed, runNamedFirst } from '../database/named-statements.js';
 import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from '../database/sql-state.js';
 import { ConsentRequestEntity } from './entities/consent-request.entity.js';
 import type { RememberedConsent } from './flow-decisions.js';
-import { extendValues, type LoginSessionWrite, SESSION_UPSERT, sessionValues } from './login-sessions.repository.js';
-import { challengeRequestValues, CONSENT_REQUEST_COLUMNS, LOGIN_SESSION_COLUMNS, toConsentRequest } from './request-rows.js';
+import { LoginSessionEntity } from './entities/login-session.entity.js';
+import { extendValues, type LoginSessionWrite, SESSION_UPSERT } from './login-sessions.repository.js';
 import { redeemStatement } from './verifier-redemption.js';
 
 /** What accept or reject writes on a consent request. */
@@ -37,84 +38,93 @@ export type ConsentAcceptance = ConsentAnswer & { readonly handledAt: Date };
  */
 const REMEMBERED_CANDIDATES = 100;
 
-/** $1 to $30: a consent request's values (consentValues). */
-const CONSENT_PARAMETERS = Array.from({ length: 30 }, (_, index) => `$${index + 1}`).join(', ');
-
 /**
  * The statements of every authorization (see runNamed); the admin lists and the janitor's deletes
  * stay on TypeORM.
  */
-const STATEMENTS = {
-  /**
-   * A consent request ($1-$30) and the session its login created or overwrote ($31-$36, see
-   * LoginSessionsRepository). The consent's foreign key to the session is checked at the end of the
-   * statement, so it sees the session the CTE wrote.
-   */
-  insertWithSession: {
-    name: 'consent_insertConsentRequestWithSession',
-    text: `WITH "session" AS (
-        INSERT INTO "oauth2_authentication_sessions" (${LOGIN_SESSION_COLUMNS}) VALUES ($31, $32, $33, $34, $35, $36) ${SESSION_UPSERT}
+function statements(requests: EntityRows<ConsentRequestEntity>, sessions: EntityRows<LoginSessionEntity>) {
+  /** The parameters after a consent request's ($1 to $n, in `requests.columns` order). */
+  const after = (offset: number) => `$${requests.columnCount + offset}`;
+  return {
+    /**
+     * A consent request ($1-$n) and the session its login created or overwrote (the parameters after
+     * it, see LoginSessionsRepository). The consent's foreign key to the session is checked at the
+     * end of the statement, so it sees the session the CTE wrote.
+     */
+    insertWithSession: {
+      name: 'consent_insertConsentRequestWithSession',
+      text: `WITH "session" AS (
+        INSERT INTO "oauth2_authentication_sessions" (${sessions.columns}) VALUES (${sessions.placeholders(requests.columnCount + 1)}) ${SESSION_UPSERT}
       )
-      INSERT INTO "oauth2_consent_requests" (${CONSENT_REQUEST_COLUMNS}) VALUES (${CONSENT_PARAMETERS})`,
-  },
-  /**
-   * A consent request ($1-$30) after a skipped login, which moves the window of the remembered
-   * session it answered ($31 id, $32 now, $33 cookie digest, $34 new end): nothing is inserted when
-   * that session is no longer remembered under this cookie.
-   */
-  insertExtendingSession: {
-    name: 'consent_insertConsentRequestExtendingSession',
-    text: `WITH "session" AS (
-        UPDATE "oauth2_authentication_sessions" SET "expires_at" = $34
-        WHERE "id" = $31 AND "token_hash" = $33 AND "remember" = true AND ("expires_at" IS NULL OR "expires_at" > $32)
+      INSERT INTO "oauth2_consent_requests" (${requests.columns}) VALUES (${requests.placeholders()})`,
+    },
+    /**
+     * A consent request ($1-$n) after a skipped login, which moves the window of the remembered
+     * session it answered (after it: id, now, cookie digest, new end): nothing is inserted when
+     * that session is no longer remembered under this cookie.
+     */
+    insertExtendingSession: {
+      name: 'consent_insertConsentRequestExtendingSession',
+      text: `WITH "session" AS (
+        UPDATE "oauth2_authentication_sessions" SET "expires_at" = ${after(4)}
+        WHERE "id" = ${after(1)} AND "token_hash" = ${after(3)} AND "remember" = true AND ("expires_at" IS NULL OR "expires_at" > ${after(2)})
         RETURNING 1
       )
-      INSERT INTO "oauth2_consent_requests" (${CONSENT_REQUEST_COLUMNS})
-      SELECT ${CONSENT_PARAMETERS} WHERE EXISTS (SELECT 1 FROM "session")`,
-  },
-  findByChallengeHash: {
-    name: 'consent_findConsentRequest',
-    text: `SELECT ${CONSENT_REQUEST_COLUMNS} FROM "oauth2_consent_requests" WHERE "challenge_hash" = $1`,
-  },
-  handle: {
-    name: 'consent_handleConsentRequest',
-    text: `UPDATE "oauth2_consent_requests" SET "verifier_hash" = $2, "granted_scope" = $3, "granted_audience" = $4,
+      INSERT INTO "oauth2_consent_requests" (${requests.columns})
+      SELECT ${requests.placeholders()} WHERE EXISTS (SELECT 1 FROM "session")`,
+    },
+    findByChallengeHash: {
+      name: 'consent_findConsentRequest',
+      text: `SELECT ${requests.columns} FROM "oauth2_consent_requests" WHERE "challenge_hash" = $1`,
+    },
+    handle: {
+      name: 'consent_handleConsentRequest',
+      text: `UPDATE "oauth2_consent_requests" SET "verifier_hash" = $2, "granted_scope" = $3, "granted_audience" = $4,
       "remember" = $5, "remember_for" = $6, "session_access_token" = $7, "session_id_token" = $8, "handled_at" = $9, "error" = $10
       WHERE "id" = $1 AND "was_used" = false`,
-  },
-  /** Accept, decided by the UPDATE's conditions: a live (`requested_at` not before $10), unredeemed request. */
-  accept: {
-    name: 'consent_acceptConsentRequest',
-    text: `UPDATE "oauth2_consent_requests" SET "verifier_hash" = $2, "granted_scope" = $3, "granted_audience" = $4,
+    },
+    /** Accept, decided by the UPDATE's conditions: a live (`requested_at` not before $10), unredeemed request. */
+    accept: {
+      name: 'consent_acceptConsentRequest',
+      text: `UPDATE "oauth2_consent_requests" SET "verifier_hash" = $2, "granted_scope" = $3, "granted_audience" = $4,
       "remember" = $5, "remember_for" = $6, "session_access_token" = $7, "session_id_token" = $8, "handled_at" = $9, "error" = NULL
       WHERE "challenge_hash" = $1 AND "requested_at" >= $10 AND "was_used" = false
       RETURNING "request_url"`,
-  },
-  redeem: redeemStatement('consent_redeemConsentRequest', 'oauth2_consent_requests', '"handled_at" IS NOT NULL', CONSENT_REQUEST_COLUMNS),
-  /** The consent sessions of `sessions()` below, one client's; only what a skip weighs (decideConsentSkip). */
-  findRemembered: {
-    name: 'consent_findRememberedConsents',
-    text: `SELECT "granted_scope", "granted_audience" FROM "oauth2_consent_requests"
+    },
+    redeem: redeemStatement('consent_redeemConsentRequest', 'oauth2_consent_requests', '"handled_at" IS NOT NULL', requests.columns),
+    /** The consent sessions of `sessions()` below, one client's; only what a skip weighs (decideConsentSkip). */
+    findRemembered: {
+      name: 'consent_findRememberedConsents',
+      text: `SELECT "granted_scope", "granted_audience" FROM "oauth2_consent_requests"
       WHERE "subject" = $1 AND "client_id" = $2
         AND "was_used" = true AND "error" IS NULL AND "remember" = true AND "skip" = false
         AND ("remember_for" = 0 OR "requested_at" + "remember_for" * interval '1 second' > $3)
       ORDER BY "requested_at" DESC LIMIT ${REMEMBERED_CANDIDATES}`,
-  },
-  forcedSubjectIdentifier: {
-    name: 'consent_forcedSubjectIdentifier',
-    text: `SELECT "force_subject_identifier" FROM "oauth2_consent_requests"
+    },
+    forcedSubjectIdentifier: {
+      name: 'consent_forcedSubjectIdentifier',
+      text: `SELECT "force_subject_identifier" FROM "oauth2_consent_requests"
       WHERE "subject" = $1 AND "client_id" = $2 AND "was_used" = true AND "error" IS NULL AND "force_subject_identifier" <> ''
       ORDER BY "requested_at" DESC LIMIT 1`,
-  },
-} as const;
+    },
+  } satisfies Record<string, NamedStatement>;
+}
 
 /** The `oauth2_consent_requests` table: consent requests, and the consent sessions they become. */
 @Injectable()
 export class ConsentRequestsRepository {
+  private readonly requests: EntityRows<ConsentRequestEntity>;
+  private readonly loginSessions: EntityRows<LoginSessionEntity>;
+  private readonly statements: ReturnType<typeof statements>;
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(ConsentRequestEntity) private readonly rows: Repository<ConsentRequestEntity>,
-  ) {}
+  ) {
+    this.requests = entityRows(dataSource, ConsentRequestEntity);
+    this.loginSessions = entityRows(dataSource, LoginSessionEntity);
+    this.statements = statements(this.requests, this.loginSessions);
+  }
 
   /**
    * The consent request that follows a redeemed login, and that login's session write, in one
@@ -125,8 +135,14 @@ export class ConsentRequestsRepository {
     try {
       const result =
         session.kind === 'upsert'
-          ? await runNamed(this.dataSource, STATEMENTS.insertWithSession, [...consentValues(request), ...sessionValues(session.session)])
-          : await runNamed(this.dataSource, STATEMENTS.insertExtendingSession, [...consentValues(request), ...extendValues(session)]);
+          ? await runNamed(this.dataSource, this.statements.insertWithSession, [
+              ...this.requests.values(request),
+              ...this.loginSessions.values(session.session),
+            ])
+          : await runNamed(this.dataSource, this.statements.insertExtendingSession, [
+              ...this.requests.values(request),
+              ...extendValues(session),
+            ]);
       return result.rowCount === 1;
     } catch (error) {
       if (isForeignKeyViolation(error)) throw ConsentError.loginRequired('The login session or the client ended during the flow.');
@@ -135,12 +151,12 @@ export class ConsentRequestsRepository {
   }
 
   async findByChallengeHash(challengeHash: string): Promise<ConsentRequestEntity | null> {
-    return runNamedFirst(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash], toConsentRequest);
+    return runNamedFirst(this.dataSource, this.statements.findByChallengeHash, [challengeHash], this.requests.toEntity);
   }
 
   /** Records (or replaces) the decision until the browser redeems the verifier. */
   async handle(id: string, decision: ConsentDecision): Promise<boolean> {
-    const result = await runNamed(this.dataSource, STATEMENTS.handle, [
+    const result = await runNamed(this.dataSource, this.statements.handle, [
       id,
       ...answerValues(decision),
       decision.handledAt,
@@ -155,7 +171,7 @@ export class ConsentRequestsRepository {
    * redeemed. Returns its request URL, or null when not (the caller reads the request to tell why).
    */
   async accept(challengeHash: string, requestedSince: Date, acceptance: ConsentAcceptance): Promise<string | null> {
-    const result = await runNamed<{ request_url: string }>(this.dataSource, STATEMENTS.accept, [
+    const result = await runNamed<{ request_url: string }>(this.dataSource, this.statements.accept, [
       challengeHash,
       ...answerValues(acceptance),
       acceptance.handledAt,
@@ -166,23 +182,23 @@ export class ConsentRequestsRepository {
 
   /** Redeems a verifier once (see LoginRequestsRepository.redeem). */
   redeem(verifierHash: string): Promise<ConsentRequestEntity | null> {
-    return runNamedFirst(this.dataSource, STATEMENTS.redeem, [verifierHash], toConsentRequest);
+    return runNamedFirst(this.dataSource, this.statements.redeem, [verifierHash], this.requests.toEntity);
   }
 
   /** What the remembered, unexpired consents of a subject for a client granted, newest first. */
   async findRemembered(subject: string, clientId: string, now: Date): Promise<RememberedConsent[]> {
-    const result = await runNamed<{ granted_scope: string[]; granted_audience: string[] }>(this.dataSource, STATEMENTS.findRemembered, [
-      subject,
-      clientId,
-      now,
-    ]);
+    const result = await runNamed<{ granted_scope: string[]; granted_audience: string[] }>(
+      this.dataSource,
+      this.statements.findRemembered,
+      [subject, clientId, now],
+    );
     return result.rows.map((row) => ({ grantedScope: row.granted_scope, grantedAudience: row.granted_audience }));
   }
 
   /** The subject identifier last forced for this subject at this client, '' when none. */
   async forcedSubjectIdentifier(subject: string, clientId: string): Promise<string> {
     const [row] = (
-      await runNamed<{ force_subject_identifier: string }>(this.dataSource, STATEMENTS.forcedSubjectIdentifier, [subject, clientId])
+      await runNamed<{ force_subject_identifier: string }>(this.dataSource, this.statements.forcedSubjectIdentifier, [subject, clientId])
     ).rows;
     return row?.force_subject_identifier ?? '';
   }
@@ -247,23 +263,6 @@ export class ConsentRequestsRepository {
       .andWhere('consent.wasUsed = true AND consent.error IS NULL AND consent.remember = true AND consent.skip = false')
       .andWhere("(consent.rememberFor = 0 OR consent.requestedAt + consent.rememberFor * interval '1 second' > :now)", { now });
   }
-}
-
-/** The parameters of an insert, in CONSENT_REQUEST_COLUMNS order; jsonb as JSON text. */
-function consentValues(request: ConsentRequestEntity): unknown[] {
-  return [
-    ...challengeRequestValues(request),
-    request.subject,
-    request.loginRequestId,
-    request.loginChallengeSealed,
-    request.loginSessionId,
-    request.authenticatedAt,
-    jsonb(request.grantedScope),
-    jsonb(request.grantedAudience),
-    request.rememberFor,
-    jsonb(request.sessionAccessToken),
-    jsonb(request.sessionIdToken),
-  ];
 }
 
 function answerValues(answer: ConsentAnswer): unknown[] {

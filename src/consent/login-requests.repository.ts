@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
-import { jsonb, runNamed, runNamedFirst } from '../database/named-statements.js';
+import { entityRows, type EntityRows } from '../database/entity-rows.js';
+import { jsonb, type NamedStatement, runNamed, runNamedFirst } from '../database/named-statements.js';
 import { ConsentError } from './consent.errors.js';
 import { isForeignKeyViolation } from '../database/sql-state.js';
 import { LoginRequestEntity } from './entities/login-request.entity.js';
-import { challengeRequestValues, LOGIN_REQUEST_COLUMNS, toLoginRequest } from './request-rows.js';
 import { redeemStatement } from './verifier-redemption.js';
 
 /** What accept or reject writes on a login request. */
@@ -34,57 +34,58 @@ type LoginAnswer = Pick<
 export type LoginAcceptance = LoginAnswer & { readonly handledAt: Date };
 
 /** The statements of every authorization (see runNamed); the janitor's delete stays on TypeORM. */
-const STATEMENTS = {
-  insert: {
-    name: 'consent_insertLoginRequest',
-    text: `INSERT INTO "oauth2_login_requests" (${LOGIN_REQUEST_COLUMNS})
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
-  },
-  findByChallengeHash: {
-    name: 'consent_findLoginRequest',
-    text: `SELECT ${LOGIN_REQUEST_COLUMNS} FROM "oauth2_login_requests" WHERE "challenge_hash" = $1`,
-  },
-  handle: {
-    name: 'consent_handleLoginRequest',
-    text: `UPDATE "oauth2_login_requests" SET "verifier_hash" = $2, "subject" = $3, "remember" = $4, "remember_for" = $5,
+function statements(requests: EntityRows<LoginRequestEntity>) {
+  return {
+    insert: {
+      name: 'consent_insertLoginRequest',
+      text: `INSERT INTO "oauth2_login_requests" (${requests.columns}) VALUES (${requests.placeholders()})`,
+    },
+    findByChallengeHash: {
+      name: 'consent_findLoginRequest',
+      text: `SELECT ${requests.columns} FROM "oauth2_login_requests" WHERE "challenge_hash" = $1`,
+    },
+    handle: {
+      name: 'consent_handleLoginRequest',
+      text: `UPDATE "oauth2_login_requests" SET "verifier_hash" = $2, "subject" = $3, "remember" = $4, "remember_for" = $5,
       "acr" = $6, "amr" = $7, "context" = $8, "force_subject_identifier" = $9, "authenticated_at" = $10, "handled_at" = $11,
       "error" = $12
       WHERE "id" = $1 AND "handled_at" IS NULL`,
-  },
-  /**
-   * Accept, decided by the UPDATE's conditions: a live (`requested_at` not before $11), unanswered
-   * request whose subject, when it was a skip, is the one accepted. A skip stays remembered and keeps
-   * the session's authentication time.
-   */
-  accept: {
-    name: 'consent_acceptLoginRequest',
-    text: `UPDATE "oauth2_login_requests" SET "verifier_hash" = $2, "subject" = $3, "remember" = ("skip" OR $4),
+    },
+    /**
+     * Accept, decided by the UPDATE's conditions: a live (`requested_at` not before $11), unanswered
+     * request whose subject, when it was a skip, is the one accepted. A skip stays remembered and keeps
+     * the session's authentication time.
+     */
+    accept: {
+      name: 'consent_acceptLoginRequest',
+      text: `UPDATE "oauth2_login_requests" SET "verifier_hash" = $2, "subject" = $3, "remember" = ("skip" OR $4),
       "remember_for" = $5, "acr" = $6, "amr" = $7, "context" = $8, "force_subject_identifier" = $9,
       "authenticated_at" = CASE WHEN "skip" THEN "authenticated_at" ELSE $10 END, "handled_at" = $10, "error" = NULL
       WHERE "challenge_hash" = $1 AND "requested_at" >= $11 AND "was_used" = false AND "handled_at" IS NULL
         AND ("skip" = false OR "subject" = $3)
       RETURNING "request_url"`,
-  },
-  redeem: redeemStatement('consent_redeemLoginRequest', 'oauth2_login_requests', '"handled_at" IS NOT NULL', LOGIN_REQUEST_COLUMNS),
-} as const;
+    },
+    redeem: redeemStatement('consent_redeemLoginRequest', 'oauth2_login_requests', '"handled_at" IS NOT NULL', requests.columns),
+  } satisfies Record<string, NamedStatement>;
+}
 
 /** The `oauth2_login_requests` table. */
 @Injectable()
 export class LoginRequestsRepository {
+  private readonly requests: EntityRows<LoginRequestEntity>;
+  private readonly statements: ReturnType<typeof statements>;
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(LoginRequestEntity) private readonly rows: Repository<LoginRequestEntity>,
-  ) {}
+  ) {
+    this.requests = entityRows(dataSource, LoginRequestEntity);
+    this.statements = statements(this.requests);
+  }
 
   async insert(request: LoginRequestEntity): Promise<void> {
     try {
-      await runNamed(this.dataSource, STATEMENTS.insert, [
-        ...challengeRequestValues(request),
-        request.subject,
-        request.loginSessionId,
-        request.authenticatedAt,
-        request.rememberFor,
-      ]);
+      await runNamed(this.dataSource, this.statements.insert, this.requests.values(request));
     } catch (error) {
       if (isForeignKeyViolation(error)) throw ConsentError.invalidRequest('The OAuth 2.0 client of this request no longer exists.');
       throw error;
@@ -92,12 +93,12 @@ export class LoginRequestsRepository {
   }
 
   async findByChallengeHash(challengeHash: string): Promise<LoginRequestEntity | null> {
-    return runNamedFirst(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash], toLoginRequest);
+    return runNamedFirst(this.dataSource, this.statements.findByChallengeHash, [challengeHash], this.requests.toEntity);
   }
 
   /** Records the decision unless one was recorded already (a login request is answered once). */
   async handle(id: string, decision: LoginDecision): Promise<boolean> {
-    const result = await runNamed(this.dataSource, STATEMENTS.handle, [
+    const result = await runNamed(this.dataSource, this.statements.handle, [
       id,
       ...answerValues(decision),
       decision.authenticatedAt,
@@ -113,7 +114,7 @@ export class LoginRequestsRepository {
    * Returns its request URL, or null when any of that fails (the caller reads the request to tell why).
    */
   async accept(challengeHash: string, requestedSince: Date, acceptance: LoginAcceptance): Promise<string | null> {
-    const result = await runNamed<{ request_url: string }>(this.dataSource, STATEMENTS.accept, [
+    const result = await runNamed<{ request_url: string }>(this.dataSource, this.statements.accept, [
       challengeHash,
       ...answerValues(acceptance),
       acceptance.handledAt,
@@ -127,7 +128,7 @@ export class LoginRequestsRepository {
    * request has it. The UPDATE decides, so of two browsers racing with one verifier only one wins.
    */
   redeem(verifierHash: string): Promise<LoginRequestEntity | null> {
-    return runNamedFirst(this.dataSource, STATEMENTS.redeem, [verifierHash], toLoginRequest);
+    return runNamedFirst(this.dataSource, this.statements.redeem, [verifierHash], this.requests.toEntity);
   }
 
   /** Login requests of flows that can no longer complete; what a consent needs was copied to it. */

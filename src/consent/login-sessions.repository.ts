@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
-import { runNamed, runNamedFirst } from '../database/named-statements.js';
+import { entityRows, type EntityRows } from '../database/entity-rows.js';
+import { type NamedStatement, runNamed, runNamedFirst } from '../database/named-statements.js';
 import { isUuid } from '../database/uuid.js';
 import { LoginSessionEntity } from './entities/login-session.entity.js';
-import { LOGIN_SESSION_COLUMNS, toLoginSession } from './request-rows.js';
 
 /**
  * What a redeemed login writes on its session: extend a remembered session's window (a skip) or
@@ -29,33 +29,41 @@ export const SESSION_UPSERT = `ON CONFLICT ("id") DO UPDATE SET "token_hash" = E
   "authenticated_at" = EXCLUDED."authenticated_at", "remember" = EXCLUDED."remember", "expires_at" = EXCLUDED."expires_at"`;
 
 /** The statements of every authorization (see runNamed); logout, revocation and the janitor stay on TypeORM. */
-const STATEMENTS = {
-  findRememberedByToken: {
-    name: 'consent_findRememberedSessionByToken',
-    text: `SELECT ${LOGIN_SESSION_COLUMNS} FROM "oauth2_authentication_sessions" WHERE "token_hash" = $1 AND ${REMEMBERED}`,
-  },
-  upsert: {
-    name: 'consent_upsertSession',
-    text: `INSERT INTO "oauth2_authentication_sessions" (${LOGIN_SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ${SESSION_UPSERT}`,
-  },
-  extend: {
-    name: 'consent_extendSession',
-    text: `UPDATE "oauth2_authentication_sessions" SET "expires_at" = $4
+function statements(sessions: EntityRows<LoginSessionEntity>) {
+  return {
+    findRememberedByToken: {
+      name: 'consent_findRememberedSessionByToken',
+      text: `SELECT ${sessions.columns} FROM "oauth2_authentication_sessions" WHERE "token_hash" = $1 AND ${REMEMBERED}`,
+    },
+    upsert: {
+      name: 'consent_upsertSession',
+      text: `INSERT INTO "oauth2_authentication_sessions" (${sessions.columns}) VALUES (${sessions.placeholders()}) ${SESSION_UPSERT}`,
+    },
+    extend: {
+      name: 'consent_extendSession',
+      text: `UPDATE "oauth2_authentication_sessions" SET "expires_at" = $4
       WHERE "id" = $1 AND "token_hash" = $3 AND ${REMEMBERED}`,
-  },
-} as const;
+    },
+  } satisfies Record<string, NamedStatement>;
+}
 
 /** The `oauth2_authentication_sessions` table. */
 @Injectable()
 export class LoginSessionsRepository {
+  private readonly sessions: EntityRows<LoginSessionEntity>;
+  private readonly statements: ReturnType<typeof statements>;
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(LoginSessionEntity) private readonly rows: Repository<LoginSessionEntity>,
-  ) {}
+  ) {
+    this.sessions = entityRows(dataSource, LoginSessionEntity);
+    this.statements = statements(this.sessions);
+  }
 
   /** The remembered, unexpired session whose cookie digest this is, or null. */
   async findRememberedByToken(tokenHash: string, now: Date): Promise<LoginSessionEntity | null> {
-    return runNamedFirst(this.dataSource, STATEMENTS.findRememberedByToken, [tokenHash, now], toLoginSession);
+    return runNamedFirst(this.dataSource, this.statements.findRememberedByToken, [tokenHash, now], this.sessions.toEntity);
   }
 
   /**
@@ -64,10 +72,10 @@ export class LoginSessionsRepository {
    */
   async write(write: LoginSessionWrite): Promise<boolean> {
     if (write.kind === 'upsert') {
-      await runNamed(this.dataSource, STATEMENTS.upsert, sessionValues(write.session));
+      await runNamed(this.dataSource, this.statements.upsert, this.sessions.values(write.session));
       return true;
     }
-    const result = await runNamed(this.dataSource, STATEMENTS.extend, extendValues(write));
+    const result = await runNamed(this.dataSource, this.statements.extend, extendValues(write));
     return result.rowCount === 1;
   }
 
@@ -91,11 +99,6 @@ export class LoginSessionsRepository {
       .execute();
     return result.affected ?? 0;
   }
-}
-
-/** The parameters of an upsert, in LOGIN_SESSION_COLUMNS order. */
-export function sessionValues(session: LoginSessionEntity): unknown[] {
-  return [session.id, session.tokenHash, session.subject, session.authenticatedAt, session.remember, session.expiresAt];
 }
 
 /** The parameters of an extend: id, now, cookie digest, new end of the window. */

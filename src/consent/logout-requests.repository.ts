@@ -1,82 +1,59 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
-import { runNamed, runNamedFirst } from '../database/named-statements.js';
+import { entityRows, type EntityRows } from '../database/entity-rows.js';
+import { type NamedStatement, runNamedFirst } from '../database/named-statements.js';
 import { LogoutRequestEntity } from './entities/logout-request.entity.js';
-import { LOGOUT_REQUEST_COLUMNS, toLogoutRequest } from './request-rows.js';
 import { redeemStatement } from './verifier-redemption.js';
 
-/** The hand-off's statements (see runNamed); the janitor's delete stays on TypeORM. */
-const STATEMENTS = {
-  insert: {
-    name: 'consent_insertLogoutRequest',
-    text: `INSERT INTO "oauth2_logout_requests" (${LOGOUT_REQUEST_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-  },
-  findByChallengeHash: {
-    name: 'consent_findLogoutRequest',
-    text: `SELECT ${LOGOUT_REQUEST_COLUMNS} FROM "oauth2_logout_requests" WHERE "challenge_hash" = $1`,
-  },
-  accept: {
-    name: 'consent_acceptLogoutRequest',
-    text: `UPDATE "oauth2_logout_requests" SET "accepted" = true, "verifier_hash" = $2
-      WHERE "id" = $1 AND "was_used" = false AND "rejected" = false`,
-  },
-  reject: {
-    name: 'consent_rejectLogoutRequest',
-    text: `UPDATE "oauth2_logout_requests" SET "rejected" = true, "verifier_hash" = NULL WHERE "id" = $1 AND "was_used" = false`,
-  },
-  redeem: redeemStatement(
+/**
+ * The redemption, one statement that both decides (of two racing browsers only one wins) and returns
+ * the request (see redeemStatement). Logout is not on a measured path: the rest is plain TypeORM.
+ */
+function redeem(requests: EntityRows<LogoutRequestEntity>): NamedStatement {
+  return redeemStatement(
     'consent_redeemLogoutRequest',
     'oauth2_logout_requests',
     '"accepted" = true AND "rejected" = false',
-    LOGOUT_REQUEST_COLUMNS,
-  ),
-} as const;
+    requests.columns,
+  );
+}
 
 /** The `oauth2_logout_requests` table. */
 @Injectable()
 export class LogoutRequestsRepository {
+  private readonly requests: EntityRows<LogoutRequestEntity>;
+  private readonly redeemStatement: NamedStatement;
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(LogoutRequestEntity) private readonly rows: Repository<LogoutRequestEntity>,
-  ) {}
+  ) {
+    this.requests = entityRows(dataSource, LogoutRequestEntity);
+    this.redeemStatement = redeem(this.requests);
+  }
 
   async insert(request: LogoutRequestEntity): Promise<void> {
-    await runNamed(this.dataSource, STATEMENTS.insert, [
-      request.id,
-      request.challengeHash,
-      request.verifierHash,
-      request.subject,
-      request.sessionId,
-      request.requestUrl,
-      request.rpInitiated,
-      request.postLogoutRedirectUri,
-      request.accepted,
-      request.rejected,
-      request.wasUsed,
-      request.requestedAt,
-      request.logoutHint,
-      request.uiLocales,
-    ]);
+    await this.rows.insert(request);
   }
 
   async findByChallengeHash(challengeHash: string): Promise<LogoutRequestEntity | null> {
-    return runNamedFirst(this.dataSource, STATEMENTS.findByChallengeHash, [challengeHash], toLogoutRequest);
+    return this.rows.findOneBy({ challengeHash });
   }
 
   /** Accepts (again: a new verifier replaces the old one) unless used or rejected meanwhile. */
   async accept(id: string, verifierHash: string): Promise<boolean> {
-    return (await runNamed(this.dataSource, STATEMENTS.accept, [id, verifierHash])).rowCount === 1;
+    return (await this.rows.update({ id, wasUsed: false, rejected: false }, { accepted: true, verifierHash })).affected === 1;
   }
 
   /** Rejects unless used meanwhile; a rejected request can no longer be read or redeemed. */
   async reject(id: string): Promise<boolean> {
-    return (await runNamed(this.dataSource, STATEMENTS.reject, [id])).rowCount === 1;
+    return (await this.rows.update({ id, wasUsed: false }, { rejected: true, verifierHash: null })).affected === 1;
   }
 
   /** Redeems an accepted request's verifier once (see LoginRequestsRepository.redeem). */
   redeem(verifierHash: string): Promise<LogoutRequestEntity | null> {
-    return runNamedFirst(this.dataSource, STATEMENTS.redeem, [verifierHash], toLogoutRequest);
+    return runNamedFirst(this.dataSource, this.redeemStatement, [verifierHash], this.requests.toEntity);
   }
 
   async deleteRequestedBefore(cutoff: Date): Promise<number> {

@@ -26,8 +26,8 @@ interface Subscription {
 }
 
 /**
- * Runs a statement inside the transaction of a write: TypeORM's `EntityManager` in
- * `dataSource.transaction(...)`, or a pg client between BEGIN and COMMIT (`poolTransaction`).
+ * Runs a statement inside the transaction of a write: a `Transaction` of `withTransaction`, or its
+ * TypeORM `manager`.
  */
 export interface TransactionQueries {
   query(text: string, values: unknown[]): Promise<unknown>;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 /** A SQL statement with a stable name: prepared once per pooled connection, then only bound and run. */
 export interface NamedStatement {
@@ -22,30 +22,61 @@ export async function runNamed<T extends pg.QueryResultRow = pg.QueryResultRow>(
   return pgPool(dataSource).query<T>({ name: statement.name, text: statement.text, values: [...values] });
 }
 
-/** The pg pool TypeORM opened (one per process), for statements that skip TypeORM's query runner. */
-export function pgPool(dataSource: DataSource): pg.Pool {
+/**
+ * The pg pool TypeORM opened (one per process), for statements that skip TypeORM's query runner.
+ * TypeORM does not expose it, so this is the one place that reaches into its driver; everything else
+ * runs on it through runNamed (and transactions through withTransaction's query runner).
+ */
+function pgPool(dataSource: DataSource): pg.Pool {
   return (dataSource.driver as unknown as { master: pg.Pool }).master;
 }
 
 /**
- * Runs `work` in one transaction on one pooled connection: committed when it resolves, rolled back
- * when it throws. A connection that cannot even roll back is closed instead of going back to the pool.
+ * One transaction on one pooled connection, shared by both ways of reaching the database: named
+ * statements and plain SQL on the pg client (`run`, `query`), and TypeORM repositories through
+ * `manager`, whose calls join the same transaction.
  */
-export async function poolTransaction<T>(dataSource: DataSource, work: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
-  const connection = await pgPool(dataSource).connect();
-  let broken: Error | undefined;
+export interface Transaction {
+  /** Runs a named statement in the transaction (see runNamed). */
+  run<T extends pg.QueryResultRow = pg.QueryResultRow>(statement: NamedStatement, values: readonly unknown[]): Promise<pg.QueryResult<T>>;
+  /** Runs plain SQL in the transaction (parsed each time: for statements whose text varies). */
+  query<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: readonly unknown[]): Promise<pg.QueryResult<T>>;
+  /** TypeORM on the transaction's connection: what it runs is part of the transaction. */
+  readonly manager: EntityManager;
+}
+
+/**
+ * Runs `work` in one transaction on one pooled connection: committed when it resolves, rolled back
+ * when it throws. The transaction is TypeORM's (a query runner's), so that `manager` knows it is in
+ * one and joins it instead of opening its own; named statements run on the same pg client. A
+ * connection that cannot even roll back is closed instead of going back to the pool.
+ */
+export async function withTransaction<T>(dataSource: DataSource, work: (transaction: Transaction) => Promise<T>): Promise<T> {
+  const runner = dataSource.createQueryRunner();
   try {
-    await connection.query('BEGIN');
-    const result = await work(connection);
-    await connection.query('COMMIT');
-    return result;
-  } catch (error) {
-    await connection.query('ROLLBACK').catch((rollbackError: unknown) => {
-      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-    });
-    throw error;
+    // The query runner's connection is the pg client TypeORM checked out of its pool for it.
+    const connection = (await runner.connect()) as pg.PoolClient;
+    await runner.startTransaction();
+    try {
+      const result = await work({
+        run: (statement, values) => connection.query({ name: statement.name, text: statement.text, values: [...values] }),
+        query: (text, values) => connection.query(text, values === undefined ? undefined : [...values]),
+        manager: runner.manager,
+      });
+      await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      if (runner.isTransactionActive) {
+        await runner.rollbackTransaction().catch(() => {
+          // Ending the client (not waiting for it) makes the pool drop it on release instead of
+          // lending out a connection that may still be inside this transaction.
+          connection.end().catch(() => undefined);
+        });
+      }
+      throw error;
+    }
   } finally {
-    connection.release(broken);
+    await runner.release();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Announce } from '../database/change-notifier.js';
+import { withTransaction } from '../database/named-statements.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
@@ -20,7 +21,7 @@ export class ConnectionsRepository {
 
   /** Inserts the connection, announced in the same transaction. */
   async insert(connection: DirectoryConnectionEntity, announce: Announce): Promise<void> {
-    await this.rows.manager.transaction(async (manager) => {
+    await withTransaction(this.rows.manager.dataSource, async ({ manager }) => {
       await manager.insert(DirectoryConnectionEntity, connection);
       await announce(manager);
     });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withTransaction } from '../database/named-statements.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
@@ -33,7 +34,7 @@ export class SyncLedgerRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+    return withTransaction(this.dataSource, ({ manager }) => work(manager));
   }
 
   /**

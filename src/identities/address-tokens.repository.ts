@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { withTransaction } from '../database/named-statements.js';
 import type { Announce } from '../database/change-notifier.js';
 import { DataSource } from 'typeorm';
 import { IdentityRecoveryAddressEntity } from './entities/identity-recovery-address.entity.js';
@@ -86,7 +87,7 @@ export class AddressTokensRepository {
    * A change is announced in the same transaction; true when it changed.
    */
   async markVerificationSent(addressId: string, announce: Announce): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
+    return withTransaction(this.dataSource, async ({ manager }) => {
       const [, affected]: [unknown, number] = await manager.query(
         `UPDATE identity_verifiable_addresses SET status = $2, updated_at = now() WHERE id = $1 AND status = $3`,
         [addressId, SENT_STATUS, PENDING_STATUS],
@@ -105,7 +106,7 @@ export class AddressTokensRepository {
     flowId: string,
     announce: (identityId: string) => Announce,
   ): Promise<RedeemedToken | undefined> {
-    return this.dataSource.transaction(async (manager) => {
+    return withTransaction(this.dataSource, async ({ manager }) => {
       const [rows]: [RedeemedRow[], number] = await manager.query(
         `UPDATE identity_verification_tokens SET used_at = now()
           WHERE token_hmac = ANY($1) AND flow_id = $2 AND used_at IS NULL

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
-import type pg from 'pg';
 import type { Announce } from '../database/change-notifier.js';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { offsetOf, type NumberedPage } from '../common/pagination/numbered-page.js';
@@ -16,7 +15,8 @@ import { IdentityLifecycle } from './identity-lifecycle.js';
 import type { IdentityRecord } from './identity-record.js';
 import type { IdentityState } from './identity-state.js';
 import type { DerivedAddress, DerivedTraits } from './schemas/derived-traits.js';
-import { type EmbeddedRead, pgPool } from '../database/named-statements.js';
+import { entityRows, type EntityRows } from '../database/entity-rows.js';
+import { type EmbeddedRead, type NamedStatement, runNamed, withTransaction } from '../database/named-statements.js';
 import { isForeignKeyViolation, SqlState, sqlStateOf, violatedConstraintOf } from '../database/sql-state.js';
 import { isUuid } from '../database/uuid.js';
 
@@ -24,61 +24,65 @@ const PASSWORD = 'password';
 /** Kratos' status of a verified address. */
 const VERIFIED_STATUS = 'completed';
 
-/**
- * An identity with its addresses in one statement (the addresses as JSON arrays), for the admin GET and
- * for the login path, where every round trip counts (docs/self-service.md, Performance).
- */
-const IDENTITY_WITH_ADDRESSES = `i.id, i.schema_id, i.traits, i.state, i.state_changed_at, i.created_at, i.updated_at,
-    COALESCE((SELECT json_agg(json_build_object('id', a.id, 'via', a.via, 'value', a.value, 'verified', a.verified,
-                'verified_at', a.verified_at, 'status', a.status, 'created_at', a.created_at, 'updated_at', a.updated_at))
-                FROM identity_verifiable_addresses a WHERE a.identity_id = i.id), '[]') AS verifiable_addresses,
-    COALESCE((SELECT json_agg(json_build_object('id', r.id, 'via', r.via, 'value', r.value,
-                'created_at', r.created_at, 'updated_at', r.updated_at))
-                FROM identity_recovery_addresses r WHERE r.identity_id = i.id), '[]') AS recovery_addresses`;
-
-/** Named statements: prepared once per pooled connection. */
-const GET_WITH_ADDRESSES = {
-  name: 'identities_get_with_addresses',
-  text: `SELECT ${IDENTITY_WITH_ADDRESSES} FROM identities i WHERE i.id = $1`,
+/** An identity row as a statement of `withAddresses` returns it (pg's parsing, or JSON text inside a subquery). */
+type IdentityWithAddressesRow = Record<string, unknown> & {
+  readonly verifiable_addresses: readonly Record<string, unknown>[];
+  readonly recovery_addresses: readonly Record<string, unknown>[];
 };
+
+/** The identity tables' statement columns and mappings (see entityRows), built once at boot. */
+interface IdentityTables {
+  readonly identities: EntityRows<IdentityEntity>;
+  readonly verifiable: EntityRows<IdentityVerifiableAddressEntity>;
+  readonly recovery: EntityRows<IdentityRecoveryAddressEntity>;
+  /**
+   * An identity (alias `i`) with its addresses in one statement (the addresses as JSON arrays), for
+   * the admin GET and for the login path, where every round trip counts (docs/self-service.md,
+   * Performance).
+   */
+  readonly withAddresses: string;
+  readonly getWithAddresses: NamedStatement;
+}
+
+function identityTables(dataSource: DataSource): IdentityTables {
+  const identities = entityRows(dataSource, IdentityEntity);
+  const verifiable = entityRows(dataSource, IdentityVerifiableAddressEntity);
+  const recovery = entityRows(dataSource, IdentityRecoveryAddressEntity);
+  const withAddresses = `${identities.qualified('i')},
+    COALESCE((SELECT json_agg(${verifiable.jsonObject('a')})
+                FROM identity_verifiable_addresses a WHERE a.identity_id = i.id), '[]') AS verifiable_addresses,
+    COALESCE((SELECT json_agg(${recovery.jsonObject('r')})
+                FROM identity_recovery_addresses r WHERE r.identity_id = i.id), '[]') AS recovery_addresses`;
+  return {
+    identities,
+    verifiable,
+    recovery,
+    withAddresses,
+    // A named statement: prepared once per pooled connection.
+    getWithAddresses: { name: 'identities_get_with_addresses', text: `SELECT ${withAddresses} FROM identities i WHERE i.id = $1` },
+  };
+}
+
 /**
  * The password credential of a login identifier with its identity (and addresses), as one JSON value
  * or NULL; `type` and `identifier` are the statement's placeholders for them.
  */
-function passwordCredentialJson(type: string, identifier: string): string {
+function passwordCredentialJson(tables: IdentityTables, type: string, identifier: string): string {
   return `(SELECT row_to_json(credential) FROM (
-             SELECT c.config ->> 'hashed_password' AS hashed_password, ${IDENTITY_WITH_ADDRESSES}
+             SELECT c.config ->> 'hashed_password' AS hashed_password, ${tables.withAddresses}
                FROM identity_credential_identifiers ci
                JOIN identities i ON i.id = ci.identity_id
                LEFT JOIN identity_credentials c ON c.identity_id = ci.identity_id AND c.type = ci.type
               WHERE ci.type = ${type} AND ci.identifier = ${identifier}) credential)`;
 }
 
-interface IdentityRow {
-  id: string;
-  schema_id: string;
-  traits: object;
-  state: IdentityState;
-  state_changed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  verifiable_addresses: {
-    id: string;
-    via: string;
-    value: string;
-    verified: boolean;
-    verified_at: string | null;
-    status: string;
-    created_at: string;
-    updated_at: string;
-  }[];
-  recovery_addresses: { id: string; via: string; value: string; created_at: string; updated_at: string }[];
-}
-
-type PasswordCredentialRow = IdentityRow & { hashed_password: string | null };
-
-function toPasswordCredential(row: PasswordCredentialRow): PasswordCredential {
-  return { identityId: row.id, hashedPassword: row.hashed_password ?? undefined, record: toRecord(row) };
+/** An identity and its addresses (which travelled as JSON) as the record. */
+function toRecord(tables: IdentityTables, identity: IdentityEntity, row: IdentityWithAddressesRow): IdentityRecord {
+  return {
+    identity,
+    verifiableAddresses: ordered(row.verifiable_addresses.map((address) => tables.verifiable.fromJson(address))),
+    recoveryAddresses: ordered(row.recovery_addresses.map((address) => tables.recovery.fromJson(address))),
+  };
 }
 
 /** Which request field a unique index guards, for the 409's `details.field`. */
@@ -127,10 +131,14 @@ export interface PasswordCredential {
  */
 @Injectable()
 export class IdentitiesRepository {
+  private readonly tables: IdentityTables;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly lifecycle: IdentityLifecycle,
-  ) {}
+  ) {
+    this.tables = identityTables(dataSource);
+  }
 
   async insert(write: IdentityWrite, hashedPassword: string | undefined, within?: EntityManager): Promise<IdentityRecord> {
     const now = new Date();
@@ -209,9 +217,9 @@ export class IdentitiesRepository {
   }
 
   async get(id: string): Promise<IdentityRecord> {
-    const [row] = isUuid(id) ? (await this.pool.query<IdentityRow>({ ...GET_WITH_ADDRESSES, values: [id] })).rows : [];
+    const [row] = isUuid(id) ? (await runNamed<IdentityWithAddressesRow>(this.dataSource, this.tables.getWithAddresses, [id])).rows : [];
     if (row === undefined) throw IdentitiesError.notFound();
-    return toRecord(row);
+    return toRecord(this.tables, this.tables.identities.toEntity(row), row);
   }
 
   /** One page in creation order (ties by id), so pages stay stable while identities are added. */
@@ -299,22 +307,14 @@ export class IdentitiesRepository {
    */
   passwordCredentialRead(identifier: string): EmbeddedRead<PasswordCredential | undefined> {
     return {
-      sql: (first) => passwordCredentialJson(`$${first}`, `$${first + 1}`),
+      sql: (first) => passwordCredentialJson(this.tables, `$${first}`, `$${first + 1}`),
       values: [PASSWORD, identifier],
       parse: (json) => {
         if (json === null || json === undefined) return undefined;
-        // row_to_json writes timestamps as text, where pg would have parsed them into Dates.
-        const row = json as Omit<PasswordCredentialRow, 'created_at' | 'updated_at' | 'state_changed_at'> & {
-          created_at: string;
-          updated_at: string;
-          state_changed_at: string | null;
-        };
-        return toPasswordCredential({
-          ...row,
-          created_at: new Date(row.created_at),
-          updated_at: new Date(row.updated_at),
-          state_changed_at: row.state_changed_at === null ? null : new Date(row.state_changed_at),
-        });
+        const row = json as IdentityWithAddressesRow & { hashed_password: string | null };
+        // row_to_json writes timestamps as text, where pg would have parsed them into Dates: fromJson.
+        const identity = this.tables.identities.fromJson(row);
+        return { identityId: identity.id, hashedPassword: row.hashed_password ?? undefined, record: toRecord(this.tables, identity, row) };
       },
     };
   }
@@ -336,15 +336,10 @@ export class IdentitiesRepository {
     }
   }
 
-  /** The pg pool TypeORM opened: the identity GET skips the query-runner layer (see IDENTITY_WITH_ADDRESSES). */
-  private get pool(): pg.Pool {
-    return pgPool(this.dataSource);
-  }
-
   /** In the caller's transaction when given (its other writes commit or roll back with these), else in a new one. */
   private async writing<T>(within: EntityManager | undefined, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     try {
-      return await (within === undefined ? this.dataSource.transaction(work) : work(within));
+      return await (within === undefined ? withTransaction(this.dataSource, ({ manager }) => work(manager)) : work(within));
     } catch (error) {
       const state = sqlStateOf(error);
       if (state === SqlState.UniqueViolation) {
@@ -465,42 +460,6 @@ function filterByIdentifier(query: SelectQueryBuilder<IdentityEntity>, condition
     [`identifier${index}`]: condition.identifier,
     [`path${index}`]: condition.traitPath,
   });
-}
-
-function toRecord(row: IdentityRow): IdentityRecord {
-  const identity = Object.assign(new IdentityEntity(), {
-    id: row.id,
-    schemaId: row.schema_id,
-    traits: row.traits,
-    state: row.state,
-    stateChangedAt: row.state_changed_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
-  const verifiableAddresses = row.verifiable_addresses.map((address) =>
-    Object.assign(new IdentityVerifiableAddressEntity(), {
-      id: address.id,
-      identityId: row.id,
-      via: address.via,
-      value: address.value,
-      verified: address.verified,
-      verifiedAt: address.verified_at === null ? null : new Date(address.verified_at),
-      status: address.status,
-      createdAt: new Date(address.created_at),
-      updatedAt: new Date(address.updated_at),
-    }),
-  );
-  const recoveryAddresses = row.recovery_addresses.map((address) =>
-    Object.assign(new IdentityRecoveryAddressEntity(), {
-      id: address.id,
-      identityId: row.id,
-      via: address.via,
-      value: address.value,
-      createdAt: new Date(address.created_at),
-      updatedAt: new Date(address.updated_at),
-    }),
-  );
-  return { identity, verifiableAddresses: ordered(verifiableAddresses), recoveryAddresses: ordered(recoveryAddresses) };
 }
 
 /** Whether `write` would leave the identity as it is: schema, traits, state, and (when asserted) verified addresses. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { withTransaction } from '../database/named-statements.js';
 import { DataSource, type EntityManager } from 'typeorm';
 import { JsonWebKeyEntity } from './entities/json-web-key.entity.js';
 import type { PublicJwk } from './jwk.js';
@@ -112,7 +113,7 @@ export class KeysRepository {
 
   /** Runs a write of the set under its lock, and announces it in the same transaction. */
   private writeSet<T>(set: string, announce: Announce, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
+    return withTransaction(this.dataSource, async ({ manager }) => {
       await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SET_LOCK_NAMESPACE, set]);
       const result = await work(manager);
       await announce(manager);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { withTransaction } from '../database/named-statements.js';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type QueryDeepPartialEntity, type Repository } from 'typeorm';
 import type { Announce } from '../database/change-notifier.js';
@@ -32,19 +33,17 @@ export class AcpPoliciesRepository {
       // A jsonb document: TypeORM's deep-partial typing does not fit open records, the value is stored as is.
       conditions: policy.conditions as QueryDeepPartialEntity<AcpPolicyEntity['conditions']>,
     };
-    await this.policies.manager
-      .transaction(async (manager) => {
-        await manager
-          .createQueryBuilder()
-          .insert()
-          .into(AcpPolicyEntity)
-          .values(row)
-          .orUpdate(['description', 'effect', 'subjects', 'resources', 'actions', 'conditions', 'updated_at'], ['flavor', 'id'])
-          .updateEntity(false)
-          .execute();
-        await announce(manager);
-      })
-      .catch((error: unknown) => Promise.reject(translateDatabaseError(error)));
+    await withTransaction(this.policies.manager.dataSource, async ({ manager }) => {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(AcpPolicyEntity)
+        .values(row)
+        .orUpdate(['description', 'effect', 'subjects', 'resources', 'actions', 'conditions', 'updated_at'], ['flavor', 'id'])
+        .updateEntity(false)
+        .execute();
+      await announce(manager);
+    }).catch((error: unknown) => Promise.reject(translateDatabaseError(error)));
   }
 
   async find(flavor: Flavor, id: string): Promise<PolicyDefinition | undefined> {
@@ -64,7 +63,7 @@ export class AcpPoliciesRepository {
 
   /** Deletes and announces it in one transaction; false when there was nothing to delete. */
   async delete(flavor: Flavor, id: string, announce: Announce): Promise<boolean> {
-    return this.policies.manager.transaction(async (manager) => {
+    return withTransaction(this.policies.manager.dataSource, async ({ manager }) => {
       const deleted = ((await manager.delete(AcpPolicyEntity, { flavor, id })).affected ?? 0) > 0;
       if (deleted) await announce(manager);
       return deleted;

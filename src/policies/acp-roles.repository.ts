@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { withTransaction } from '../database/named-statements.js';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
 import type { Announce } from '../database/change-notifier.js';
@@ -96,7 +97,7 @@ export class AcpRolesRepository {
 
   /** Runs a write in a transaction that also announces it, when the write says it changed something. */
   private announced(announce: Announce, write: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
-    return this.roles.manager.transaction(async (manager) => {
+    return withTransaction(this.roles.manager.dataSource, async ({ manager }) => {
       const changed = await write(manager);
       if (changed) await announce(manager);
       return changed;

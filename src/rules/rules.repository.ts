@@ -1,4 +1,5 @@
 import type { Announce } from '../database/change-notifier.js';
+import { withTransaction } from '../database/named-statements.js';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
@@ -34,27 +35,25 @@ export class RulesRepository {
   /** Creates or replaces, announced in the same transaction; true when the rule was created. */
   async upsert(rule: AccessRule, announce: Announce): Promise<boolean> {
     const sealedDocument = this.box.seal(JSON.stringify(rule), rule.id);
-    return this.rules.manager
-      .transaction(async (manager) => {
-        const result = await manager
-          .createQueryBuilder()
-          .insert()
-          .into(AccessRuleEntity)
-          .values({ id: rule.id, sealedDocument })
-          .orUpdate(['sealed_document', 'updated_at'], ['id'])
-          .returning('(xmax = 0) AS "inserted"')
-          .updateEntity(false)
-          .execute();
-        await announce(manager);
-        const raw = result.raw as Array<{ inserted: boolean }>;
-        return raw[0]?.inserted === true;
-      })
-      .catch((error: unknown) => Promise.reject(translate(error)));
+    return withTransaction(this.rules.manager.dataSource, async ({ manager }) => {
+      const result = await manager
+        .createQueryBuilder()
+        .insert()
+        .into(AccessRuleEntity)
+        .values({ id: rule.id, sealedDocument })
+        .orUpdate(['sealed_document', 'updated_at'], ['id'])
+        .returning('(xmax = 0) AS "inserted"')
+        .updateEntity(false)
+        .execute();
+      await announce(manager);
+      const raw = result.raw as Array<{ inserted: boolean }>;
+      return raw[0]?.inserted === true;
+    }).catch((error: unknown) => Promise.reject(translate(error)));
   }
 
   /** False when there was nothing to delete; a deletion is announced in its transaction. */
   async delete(id: string, announce: Announce): Promise<boolean> {
-    return this.rules.manager.transaction(async (manager) => {
+    return withTransaction(this.rules.manager.dataSource, async ({ manager }) => {
       const deleted = ((await manager.delete(AccessRuleEntity, { id })).affected ?? 0) > 0;
       if (deleted) await announce(manager);
       return deleted;

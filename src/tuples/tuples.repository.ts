@@ -4,7 +4,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { SUBJECT_SET_END, SUBJECT_SET_FIRST } from './storage/subject-key.js';
 import type { PageCursor, StoredFilter, StoredSet, StoredTuple } from './storage/stored-tuple.js';
 import type { Announce } from '../database/change-notifier.js';
-import { pgPool, poolTransaction } from '../database/named-statements.js';
+import { type NamedStatement, runNamed, withTransaction } from '../database/named-statements.js';
+import { sqlStateOf } from '../database/sql-state.js';
 
 /**
  * `relation_tuples`, through raw parameterised SQL on the pool, as named (prepared once per
@@ -113,6 +114,12 @@ const STATEMENTS = {
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
 
+/** The statements above as named statements (`tuples_` + key): the hot path skips the query-runner layer. */
+const NAMED = Object.fromEntries(Object.entries(STATEMENTS).map(([name, text]) => [name, { name: `tuples_${name}`, text }])) as Record<
+  keyof typeof STATEMENTS,
+  NamedStatement
+>;
+
 interface Row {
   namespace_id: number;
   object: string;
@@ -123,11 +130,6 @@ interface Row {
 @Injectable()
 export class TuplesRepository {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** The pg pool TypeORM opened (one pool per process): the hot path skips the query-runner layer. */
-  private get pool(): pg.Pool {
-    return pgPool(this.dataSource);
-  }
 
   /** The subject keys of `sets` that are `targetKey`, plus, when `withSets`, every subject set among them. */
   async subjectKeysForCheck(sets: readonly StoredSet[], targetKey: string, withSets: boolean): Promise<string[]> {
@@ -182,14 +184,10 @@ export class TuplesRepository {
 
   /** Idempotent: true when the tuple was new, and then announced in the insert's transaction. */
   async insert(tuple: StoredTuple, announce: Announce): Promise<boolean> {
-    return poolTransaction(this.dataSource, async (connection) => {
-      const result = await connection.query({
-        name: 'tuples_insert',
-        text: STATEMENTS.insert,
-        values: [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey],
-      });
+    return withTransaction(this.dataSource, async (transaction) => {
+      const result = await transaction.run(NAMED.insert, [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey]);
       const inserted = (result.rowCount ?? 0) > 0;
-      if (inserted) await announce(connection);
+      if (inserted) await announce(transaction);
       return inserted;
     });
   }
@@ -237,9 +235,9 @@ export class TuplesRepository {
       if (affected > 0) await announce(within);
       return affected;
     }
-    return poolTransaction(this.dataSource, async (connection) => {
-      const deleted = (await connection.query(text, values)).rowCount ?? 0;
-      if (deleted > 0) await announce(connection);
+    return withTransaction(this.dataSource, async (transaction) => {
+      const deleted = (await transaction.query(text, values)).rowCount ?? 0;
+      if (deleted > 0) await announce(transaction);
       return deleted;
     });
   }
@@ -253,20 +251,18 @@ export class TuplesRepository {
     const sortedInserts = [...inserts].sort(byStored);
     const sortedDeletes = [...deletes].sort(byStored);
     for (let attempt = 1; ; attempt += 1) {
-      const client = await this.pool.connect();
       try {
-        await client.query('BEGIN');
-        let changed = 0;
-        if (sortedInserts.length > 0) changed += (await client.query(STATEMENTS.insertMany, tupleColumns(sortedInserts))).rowCount ?? 0;
-        if (sortedDeletes.length > 0) changed += (await client.query(STATEMENTS.deleteMany, tupleColumns(sortedDeletes))).rowCount ?? 0;
-        if (changed > 0) await announce(client);
-        await client.query('COMMIT');
-        return changed;
+        return await withTransaction(this.dataSource, async (transaction) => {
+          let changed = 0;
+          if (sortedInserts.length > 0)
+            changed += (await transaction.query(STATEMENTS.insertMany, tupleColumns(sortedInserts))).rowCount ?? 0;
+          if (sortedDeletes.length > 0)
+            changed += (await transaction.query(STATEMENTS.deleteMany, tupleColumns(sortedDeletes))).rowCount ?? 0;
+          if (changed > 0) await announce(transaction);
+          return changed;
+        });
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        if (attempt >= ATTEMPTS || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
-      } finally {
-        client.release();
+        if (attempt >= ATTEMPTS || !RETRYABLE.has(sqlStateOf(error) ?? '')) throw error;
       }
     }
   }
@@ -292,12 +288,12 @@ export class TuplesRepository {
     values.push(limit);
     const text = `SELECT namespace_id, object, relation, subject_key FROM relation_tuples WHERE ${where.join(' AND ')}
       ORDER BY object, relation, subject_key LIMIT $${values.length}`;
-    const result = await this.pool.query<Row>(text, values);
-    return result.rows.map(toStored);
+    const rows: Row[] = await this.dataSource.query(text, values);
+    return rows.map(toStored);
   }
 
   private async run<T extends pg.QueryResultRow>(name: keyof typeof STATEMENTS, values: unknown[]): Promise<T[]> {
-    const result = await this.pool.query<T>({ name: `tuples_${name}`, text: STATEMENTS[name], values });
+    const result = await runNamed<T>(this.dataSource, NAMED[name], values);
     return result.rows;
   }
 }

@@ -1,53 +1,72 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource } from 'typeorm';
-import type { StoredAccessToken, StoredCode, StoredGrant, StoredRefreshToken } from './stored-token.js';
-import type { TokenSession } from './token-session.js';
-import { pgPool, poolTransaction } from '../../database/named-statements.js';
+import type { StoredAccessToken, StoredCode, StoredRefreshToken } from './stored-token.js';
+import { AccessTokenEntity } from './entities/access-token.entity.js';
+import { AuthorizationCodeEntity } from './entities/authorization-code.entity.js';
+import { RefreshTokenEntity } from './entities/refresh-token.entity.js';
+import { entityRows, type EntityRows } from '../../database/entity-rows.js';
+import { type NamedStatement, runNamed, withTransaction } from '../../database/named-statements.js';
 
 /** Rows deleted per statement by the janitor: short locks, bounded WAL per statement. */
 const DELETE_BATCH = 10_000;
 
-const GRANT_COLUMNS = `"request_id", "client_id", "consent_id", "subject", "scope", "audience", "session", "issued_at", "expires_at"`;
-
 /**
- * The token tables through raw parameterised SQL on TypeORM's pg pool, as named statements (parsed and
- * planned once per connection): these run on every token request, where the query builder and entity
- * hydration cost more than the statements themselves (as in the tuples repository).
+ * The token tables through named statements on TypeORM's pg pool (parsed and planned once per
+ * connection), on the columns the entities declare (see entityRows): these run on every token request,
+ * where the query builder and entity hydration cost more than the statements themselves (as in the
+ * tuples repository).
  */
-const STATEMENTS = {
-  insertCode: `INSERT INTO "oauth2_authorization_codes" ("signature", ${GRANT_COLUMNS}, "active", "redirect_uri", "code_challenge")
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-  insertAccessToken: `INSERT INTO "oauth2_access_tokens" ("signature", ${GRANT_COLUMNS})
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-  insertRefreshToken: `INSERT INTO "oauth2_refresh_tokens" ("signature", ${GRANT_COLUMNS}, "active")
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-  /**
-   * Several access tokens in one statement (see AccessTokenBatchWriter). The rows travel as one JSON
-   * array parameter: one JSON.stringify for the batch instead of per-column array encoding.
-   */
-  insertAccessTokens: `INSERT INTO "oauth2_access_tokens" ("signature", ${GRANT_COLUMNS})
+function statements(
+  codes: EntityRows<AuthorizationCodeEntity>,
+  accessTokens: EntityRows<AccessTokenEntity>,
+  refreshTokens: EntityRows<RefreshTokenEntity>,
+) {
+  const texts = {
+    insertCode: `INSERT INTO "oauth2_authorization_codes" (${codes.columns}) VALUES (${codes.placeholders()})`,
+    insertAccessToken: `INSERT INTO "oauth2_access_tokens" (${accessTokens.columns}) VALUES (${accessTokens.placeholders()})`,
+    insertRefreshToken: `INSERT INTO "oauth2_refresh_tokens" (${refreshTokens.columns}) VALUES (${refreshTokens.placeholders()})`,
+    /**
+     * Several access tokens in one statement (see AccessTokenBatchWriter). The rows travel as one JSON
+     * array parameter: one JSON.stringify for the batch instead of per-column array encoding; the
+     * record type names each column's SQL type, so this list is written out.
+     */
+    insertAccessTokens: `INSERT INTO "oauth2_access_tokens" ("signature", "request_id", "client_id", "consent_id", "subject",
+      "scope", "audience", "session", "issued_at", "expires_at")
     SELECT "signature", "request_id", "client_id", "consent_id", "subject", "scope", "audience", "session",
       to_timestamp("issued_at" / 1000.0), to_timestamp("expires_at" / 1000.0)
     FROM jsonb_to_recordset($1::jsonb) AS row("signature" varchar, "request_id" uuid, "client_id" varchar, "consent_id" uuid,
       "subject" text, "scope" text, "audience" jsonb, "session" jsonb, "issued_at" bigint, "expires_at" bigint)`,
-  findCode: `SELECT "signature", ${GRANT_COLUMNS}, "active", "redirect_uri", "code_challenge"
-    FROM "oauth2_authorization_codes" WHERE "signature" = $1`,
-  findAccessToken: `SELECT "signature", ${GRANT_COLUMNS} FROM "oauth2_access_tokens" WHERE "signature" = $1`,
-  findRefreshToken: `SELECT "signature", ${GRANT_COLUMNS}, "active" FROM "oauth2_refresh_tokens" WHERE "signature" = $1`,
-  claimCode: `UPDATE "oauth2_authorization_codes" SET "active" = false WHERE "signature" = $1 AND "active"`,
-  claimRefreshToken: `UPDATE "oauth2_refresh_tokens" SET "active" = false WHERE "signature" = $1 AND "active"`,
-  /**
-   * Families are revoked only for user grants, which have a consent: the predicate on consent_id lets
-   * the partial family index (which client_credentials tokens skip) serve the lookup.
-   */
-  deleteAccessTokensOfFamily: `DELETE FROM "oauth2_access_tokens" WHERE "request_id" = $1 AND "consent_id" IS NOT NULL`,
-  revokeFamily: `WITH "access" AS (DELETE FROM "oauth2_access_tokens" WHERE "request_id" = $1 AND "consent_id" IS NOT NULL)
+    findCode: `SELECT ${codes.columns} FROM "oauth2_authorization_codes" WHERE "signature" = $1`,
+    findAccessToken: `SELECT ${accessTokens.columns} FROM "oauth2_access_tokens" WHERE "signature" = $1`,
+    findRefreshToken: `SELECT ${refreshTokens.columns} FROM "oauth2_refresh_tokens" WHERE "signature" = $1`,
+    claimCode: `UPDATE "oauth2_authorization_codes" SET "active" = false WHERE "signature" = $1 AND "active"`,
+    claimRefreshToken: `UPDATE "oauth2_refresh_tokens" SET "active" = false WHERE "signature" = $1 AND "active"`,
+    /**
+     * Families are revoked only for user grants, which have a consent: the predicate on consent_id lets
+     * the partial family index (which client_credentials tokens skip) serve the lookup.
+     */
+    deleteAccessTokensOfFamily: `DELETE FROM "oauth2_access_tokens" WHERE "request_id" = $1 AND "consent_id" IS NOT NULL`,
+    revokeFamily: `WITH "access" AS (DELETE FROM "oauth2_access_tokens" WHERE "request_id" = $1 AND "consent_id" IS NOT NULL)
     DELETE FROM "oauth2_refresh_tokens" WHERE "request_id" = $1`,
-  deleteAccessToken: `DELETE FROM "oauth2_access_tokens" WHERE "signature" = $1`,
-} as const;
+    deleteAccessToken: `DELETE FROM "oauth2_access_tokens" WHERE "signature" = $1`,
+  };
+  return Object.fromEntries(Object.entries(texts).map(([name, text]) => [name, { name: `oauth2_${name}`, text }])) as Record<
+    keyof typeof texts,
+    NamedStatement
+  >;
+}
 
-type StatementName = keyof typeof STATEMENTS;
+type TokenStatementMap = ReturnType<typeof statements>;
+type StatementName = keyof TokenStatementMap;
+
+/** The entity rows of the three token tables. */
+interface TokenTables {
+  readonly codes: EntityRows<AuthorizationCodeEntity>;
+  readonly accessTokens: EntityRows<AccessTokenEntity>;
+  readonly refreshTokens: EntityRows<RefreshTokenEntity>;
+  readonly statements: TokenStatementMap;
+}
 
 export interface ExpiredCounts {
   readonly codes: number;
@@ -71,50 +90,30 @@ export interface TokenWrites {
   deleteAccessTokensOfFamily(requestId: string): Promise<void>;
 }
 
-interface GrantRow {
-  readonly signature: string;
-  readonly request_id: string;
-  readonly client_id: string;
-  readonly consent_id: string | null;
-  readonly subject: string;
-  readonly scope: string;
-  readonly audience: string[];
-  readonly session: TokenSession;
-  readonly issued_at: Date;
-  readonly expires_at: Date;
-}
+/** Runs a named statement on the pool (runNamed) or in a transaction (Transaction.run). */
+type RunNamed = <R extends pg.QueryResultRow>(statement: NamedStatement, values: readonly unknown[]) => Promise<pg.QueryResult<R>>;
 
-interface CodeRow extends GrantRow {
-  readonly active: boolean;
-  readonly redirect_uri: string;
-  readonly code_challenge: string | null;
-}
-
-interface RefreshRow extends GrantRow {
-  readonly active: boolean;
-}
-
-/** A pool or one checked-out connection (inside a transaction). */
-type Queryable = Pick<pg.Pool, 'query'>;
-
-/** The named statements on one pool or connection. */
+/** The named statements on the pool or in one transaction. */
 class TokenStatements implements TokenWrites {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly tables: TokenTables,
+    private readonly runNamed: RunNamed,
+  ) {}
 
-  async run<R extends pg.QueryResultRow>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<R>> {
-    return this.db.query<R>({ name: `oauth2_${name}`, text: STATEMENTS[name], values });
+  async run<R extends pg.QueryResultRow>(name: StatementName, values: readonly unknown[]): Promise<pg.QueryResult<R>> {
+    return this.runNamed<R>(this.tables.statements[name], values);
   }
 
   async insertCode(code: StoredCode): Promise<void> {
-    await this.run('insertCode', [code.signature, ...grantValues(code), code.active, code.redirectUri, code.codeChallenge]);
+    await this.run('insertCode', this.tables.codes.values(code));
   }
 
   async insertAccessToken(token: StoredAccessToken): Promise<void> {
-    await this.run('insertAccessToken', [token.signature, ...grantValues(token)]);
+    await this.run('insertAccessToken', this.tables.accessTokens.values(token));
   }
 
   async insertRefreshToken(token: StoredRefreshToken): Promise<void> {
-    await this.run('insertRefreshToken', [token.signature, ...grantValues(token), token.active]);
+    await this.run('insertRefreshToken', this.tables.refreshTokens.values(token));
   }
 
   async claimCode(signature: string): Promise<boolean> {
@@ -136,23 +135,23 @@ class TokenStatements implements TokenWrites {
  */
 @Injectable()
 export class TokensRepository {
-  private statements: TokenStatements | undefined;
+  private readonly tables: TokenTables;
+  /** On the pool (runNamed): token statements skip the query-runner layer. */
+  private readonly direct: TokenStatements;
 
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** The pg pool TypeORM opened (one per process): token statements skip the query-runner layer. */
-  private get pool(): pg.Pool {
-    return pgPool(this.dataSource);
-  }
-
-  private get direct(): TokenStatements {
-    this.statements ??= new TokenStatements(this.pool);
-    return this.statements;
+  constructor(private readonly dataSource: DataSource) {
+    const codes = entityRows(dataSource, AuthorizationCodeEntity);
+    const accessTokens = entityRows(dataSource, AccessTokenEntity);
+    const refreshTokens = entityRows(dataSource, RefreshTokenEntity);
+    this.tables = { codes, accessTokens, refreshTokens, statements: statements(codes, accessTokens, refreshTokens) };
+    this.direct = new TokenStatements(this.tables, (statement, values) => runNamed(this.dataSource, statement, values));
   }
 
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (writes: TokenWrites) => Promise<T>): Promise<T> {
-    return poolTransaction(this.dataSource, (connection) => work(new TokenStatements(connection)));
+    return withTransaction(this.dataSource, (transaction) =>
+      work(new TokenStatements(this.tables, (statement, values) => transaction.run(statement, values))),
+    );
   }
 
   insertCode(code: StoredCode): Promise<void> {
@@ -181,20 +180,18 @@ export class TokensRepository {
   }
 
   async findCode(signature: string): Promise<StoredCode | undefined> {
-    const [row] = (await this.direct.run<CodeRow>('findCode', [signature])).rows;
-    return row === undefined
-      ? undefined
-      : { ...grantOf(row), signature: row.signature, active: row.active, redirectUri: row.redirect_uri, codeChallenge: row.code_challenge };
+    const [row] = (await this.direct.run('findCode', [signature])).rows;
+    return row === undefined ? undefined : this.tables.codes.toEntity(row);
   }
 
   async findAccessToken(signature: string): Promise<StoredAccessToken | undefined> {
-    const [row] = (await this.direct.run<GrantRow>('findAccessToken', [signature])).rows;
-    return row === undefined ? undefined : { ...grantOf(row), signature: row.signature };
+    const [row] = (await this.direct.run('findAccessToken', [signature])).rows;
+    return row === undefined ? undefined : this.tables.accessTokens.toEntity(row);
   }
 
   async findRefreshToken(signature: string): Promise<StoredRefreshToken | undefined> {
-    const [row] = (await this.direct.run<RefreshRow>('findRefreshToken', [signature])).rows;
-    return row === undefined ? undefined : { ...grantOf(row), signature: row.signature, active: row.active };
+    const [row] = (await this.direct.run('findRefreshToken', [signature])).rows;
+    return row === undefined ? undefined : this.tables.refreshTokens.toEntity(row);
   }
 
   /** Deletes every access and refresh token of a grant family, in one statement (codes stay: they are used up already). */
@@ -243,33 +240,4 @@ export class TokensRepository {
       if (affected < DELETE_BATCH) return total;
     }
   }
-}
-
-/** The grant columns after the signature, in GRANT_COLUMNS order; jsonb values go as JSON text. */
-function grantValues(grant: StoredGrant): unknown[] {
-  return [
-    grant.requestId,
-    grant.clientId,
-    grant.consentId,
-    grant.subject,
-    grant.scope.join(' '),
-    JSON.stringify(grant.audience),
-    JSON.stringify(grant.session),
-    grant.issuedAt,
-    grant.expiresAt,
-  ];
-}
-
-function grantOf(row: GrantRow): StoredGrant {
-  return {
-    requestId: row.request_id,
-    clientId: row.client_id,
-    consentId: row.consent_id,
-    subject: row.subject,
-    scope: row.scope === '' ? [] : row.scope.split(' '),
-    audience: row.audience,
-    session: row.session,
-    issuedAt: row.issued_at,
-    expiresAt: row.expires_at,
-  };
 }

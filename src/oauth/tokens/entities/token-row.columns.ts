@@ -1,5 +1,11 @@
-import { Column, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Column, ForeignKey, PrimaryColumn, type ValueTransformer } from 'typeorm';
 import type { TokenSession } from '../token-session.js';
+
+/** Scopes as the space-separated list the column holds ('' for none). */
+const SCOPE: ValueTransformer = {
+  to: (scope: readonly string[] | undefined) => scope?.join(' '),
+  from: (stored: string | null) => (stored === null || stored === '' ? [] : stored.split(' ')),
+};
 
 /**
  * The columns every token table shares (codes, access and refresh tokens): the HMAC part of the token,
@@ -31,12 +37,12 @@ export function tokenRowColumns(table: string) {
     @Column({ name: 'subject', type: 'text' })
     subject!: string;
 
-    /** Granted scopes, joined by single spaces. */
-    @Column({ name: 'scope', type: 'text' })
-    scope!: string;
+    /** Granted scopes, stored joined by single spaces. */
+    @Column({ name: 'scope', type: 'text', transformer: SCOPE })
+    scope!: readonly string[];
 
     @Column({ name: 'audience', type: 'jsonb' })
-    audience!: string[];
+    audience!: readonly string[];
 
     @Column({ name: 'session', type: 'jsonb' })
     session!: TokenSession;
