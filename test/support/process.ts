@@ -10,13 +10,35 @@ export function ensureBuilt(): void {
   execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-export { freePort } from '../../src/common/net/free-port.js';
+import { freePort as freePortOf } from '../../src/common/net/free-port.js';
+
+export { freePortOf as freePort };
 
 /** A data folder the embedded PostgreSQL (run as the `postgres` user under root) can enter. */
 export async function tempDataDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'latchkey-proc-'));
   await chmod(dir, 0o755);
   return dir;
+}
+
+/**
+ * The environment of a service process run by a test: its data folder and database, a system secret,
+ * one admin token, two free ports and a log level (`warn` unless told), plus `more`.
+ */
+export async function serviceEnv(
+  setup: { readonly dataDir: string; readonly databaseUrl: string; readonly adminToken: string; readonly publicPort?: number },
+  more: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  return {
+    DATA_DIR: setup.dataDir,
+    DATABASE_URL: setup.databaseUrl,
+    SECRETS_SYSTEM: 'process-test-system-secret-0123456789',
+    ADMIN_TOKENS: setup.adminToken,
+    PUBLIC_PORT: String(setup.publicPort ?? (await freePortOf())),
+    ADMIN_PORT: String(await freePortOf()),
+    LOG_LEVEL: 'warn',
+    ...more,
+  };
 }
 
 export interface ServiceProcess {

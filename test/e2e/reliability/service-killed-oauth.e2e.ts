@@ -4,7 +4,7 @@ import type { TestApp } from '../../support/app.js';
 import { freshDatabase, queryDatabase } from '../../support/database.js';
 import { HttpClient, type HttpResponse } from '../../support/http.js';
 import { OAuthBrowser, pkcePair, queryParam, registerClient, type RegisteredClient } from '../../support/oauth-browser.js';
-import { ensureBuilt, freePort, runService, tempDataDir, type ServiceProcess } from '../../support/process.js';
+import { ensureBuilt, freePort, runService, serviceEnv, tempDataDir, type ServiceProcess } from '../../support/process.js';
 
 const ADMIN_TOKEN = 'lk_admin_oauth_kill_test_0123456789ab';
 const ROUNDS = 6;
@@ -46,18 +46,14 @@ describe('the service killed during consent and token issuance', () => {
     dataDir = await tempDataDir();
     databaseUrl = await freshDatabase();
     const publicPort = await freePort();
-    env = {
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      SECRETS_SYSTEM: 'oauth-kill-test-secret-0123456789',
-      ADMIN_TOKENS: ADMIN_TOKEN,
-      PUBLIC_PORT: String(publicPort),
-      ADMIN_PORT: String(await freePort()),
-      ISSUER_URL: `http://127.0.0.1:${publicPort}`,
-      LOG_LEVEL: 'warn',
-      // Several flows run at once from one address; the limits are not under test.
-      RATE_LIMIT_INFLIGHT: 'off',
-    };
+    env = await serviceEnv(
+      { dataDir, databaseUrl, adminToken: ADMIN_TOKEN, publicPort },
+      {
+        ISSUER_URL: `http://127.0.0.1:${publicPort}`,
+        // Several flows run at once from one address; the limits are not under test.
+        RATE_LIMIT_INFLIGHT: 'off',
+      },
+    );
     // The browser helpers need only the two listeners.
     app = {
       public: new HttpClient(`http://127.0.0.1:${env['PUBLIC_PORT']}`),

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, queryDatabase } from '../../support/database.js';
 import { HttpClient } from '../../support/http.js';
-import { ensureBuilt, freePort, runService, tempDataDir } from '../../support/process.js';
+import { ensureBuilt, runService, serviceEnv, tempDataDir } from '../../support/process.js';
 
 const ADMIN_TOKEN = 'lk_admin_kill_test_0123456789abcdef';
 const WORKERS = 6;
@@ -20,17 +20,13 @@ describe('the service killed mid-write', () => {
     ensureBuilt();
     dataDir = await tempDataDir();
     databaseUrl = await freshDatabase();
-    env = {
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      SECRETS_SYSTEM: 'kill-test-secret-0123456789',
-      ADMIN_TOKENS: ADMIN_TOKEN,
-      PUBLIC_PORT: String(await freePort()),
-      ADMIN_PORT: String(await freePort()),
-      LOG_LEVEL: 'warn',
-      // Identities are created several at a time; the one-create-at-a-time inflight rule is not under test.
-      RATE_LIMIT_INFLIGHT: 'off',
-    };
+    env = await serviceEnv(
+      { dataDir, databaseUrl, adminToken: ADMIN_TOKEN },
+      {
+        // Identities are created several at a time; the one-create-at-a-time inflight rule is not under test.
+        RATE_LIMIT_INFLIGHT: 'off',
+      },
+    );
   }, 180_000);
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, queryDatabase } from '../../support/database.js';
 import { HttpClient } from '../../support/http.js';
-import { ensureBuilt, freePort, runService, tempDataDir, type ServiceProcess } from '../../support/process.js';
+import { ensureBuilt, freePort, runService, serviceEnv, tempDataDir, type ServiceProcess } from '../../support/process.js';
 import { GOOD_PASSWORD } from '../../support/self-service.js';
 import { SmtpSink } from '../../support/smtp-sink.js';
 
@@ -32,20 +32,17 @@ describe('SMTP down, then back', () => {
     dataDir = await tempDataDir();
     databaseUrl = await freshDatabase();
     smtpPort = await freePort();
-    env = {
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      SECRETS_SYSTEM: 'smtp-down-test-secret-0123456789',
-      ADMIN_TOKENS: ADMIN_TOKEN,
-      PUBLIC_PORT: String(await freePort()),
-      ADMIN_PORT: String(await freePort()),
-      LOG_LEVEL: 'silent',
-      COURIER_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      COURIER_DISPATCH_INTERVAL_MS: '50',
-      COURIER_RETRY_BASE_DELAY_MS: '50',
-      // Enough attempts that the message is still queued when the server comes back.
-      COURIER_MAX_ATTEMPTS: '10',
-    };
+    env = await serviceEnv(
+      { dataDir, databaseUrl, adminToken: ADMIN_TOKEN },
+      {
+        LOG_LEVEL: 'silent',
+        COURIER_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        COURIER_DISPATCH_INTERVAL_MS: '50',
+        COURIER_RETRY_BASE_DELAY_MS: '50',
+        // Enough attempts that the message is still queued when the server comes back.
+        COURIER_MAX_ATTEMPTS: '10',
+      },
+    );
     publicApi = new HttpClient(`http://127.0.0.1:${env['PUBLIC_PORT']}`);
     admin = new HttpClient(`http://127.0.0.1:${env['ADMIN_PORT']}`, ADMIN_TOKEN);
   }, 180_000);
