@@ -98,17 +98,36 @@ export class ProxyRoute implements OnModuleInit {
 
 const HOP_BY_HOP = ['keep-alive', 'proxy-connection', 'upgrade', 'proxy-authorization'];
 
+/** What a rule's upstream says once parsed: its origin, its path without slashes at the ends, the strip prefix. */
+interface ParsedUpstream {
+  readonly origin: string;
+  readonly basePath: string;
+  readonly strip: string | undefined;
+}
+
+/** Parsed once per rule object (a changed rule is a new object): the proxy's hot path parses no upstream URL. */
+const parsedUpstreams = new WeakMap<RuleUpstream, ParsedUpstream>();
+
+function parsedUpstream(upstream: RuleUpstream): ParsedUpstream {
+  let parsed = parsedUpstreams.get(upstream);
+  if (parsed === undefined) {
+    const base = new URL(upstream.url);
+    const strip = upstream.strip_path === undefined ? '' : trimSlashes(upstream.strip_path);
+    parsed = { origin: base.origin, basePath: trimSlashes(base.pathname), strip: strip === '' ? undefined : `/${strip}` };
+    parsedUpstreams.set(upstream, parsed);
+  }
+  return parsed;
+}
+
 /**
  * Oathkeeper's backend URL: the upstream's path joined with the request's, then the first occurrence
  * of `/<strip_path>` removed; the query kept.
  */
 export function backendUrl(upstream: RuleUpstream, requested: URL): URL {
-  const base = new URL(upstream.url);
-  const joined = `/${trimSlashes(`/${trimSlashes(base.pathname)}/${requested.pathname.replace(/^\/+/, '')}`)}`;
-  const strip =
-    upstream.strip_path === undefined || trimSlashes(upstream.strip_path) === '' ? undefined : `/${trimSlashes(upstream.strip_path)}`;
+  const { origin, basePath, strip } = parsedUpstream(upstream);
+  const joined = `/${trimSlashes(`/${basePath}/${requested.pathname.replace(/^\/+/, '')}`)}`;
   const path = strip === undefined ? joined : joined.replace(strip, '') || '/';
-  const target = new URL(base.origin);
+  const target = new URL(origin);
   target.pathname = path.startsWith('/') ? path : `/${path}`;
   target.search = requested.search;
   return target;
