@@ -14,7 +14,7 @@ let remoteUrl: string;
 let signingKey: CryptoKey;
 const calls = { token: 0 };
 /** How many of the next calls to each endpoint answer 503 before it answers properly. */
-const flaky = { introspect: 0, hydrate: 0 };
+const flaky = { introspect: 0, hydrate: 0, refusePreToken: 0 };
 const received: { method: string; path: string; body: unknown; authorization: string | undefined; tenant: string | undefined }[] = [];
 
 /**
@@ -57,6 +57,10 @@ beforeAll(async () => {
       }
       if (req.url === '/introspect') {
         if (req.headers.authorization !== 'Bearer pre-token') return reply(401);
+        if (flaky.refusePreToken > 0) {
+          flaky.refusePreToken -= 1;
+          return reply(401);
+        }
         if (flaky.introspect > 0) {
           flaky.introspect -= 1;
           return reply(503);
@@ -241,6 +245,16 @@ describe('outbound handlers, once enabled', () => {
     expect((await judge('/introspected', { authorization: 'Bearer good-token' })).status).toBe(200);
     expect((await judge('/introspected', { authorization: 'Bearer other-token' })).status).toBe(401);
     expect(calls.token).toBe(1);
+  });
+
+  it('oauth2_introspection fetches a new pre-authorization token once the endpoint refuses the kept one', async () => {
+    expect((await judge('/introspected', { authorization: 'Bearer good-token' })).status).toBe(200);
+    const fetched = calls.token;
+    flaky.refusePreToken = 1;
+    const response = await judge('/introspected', { authorization: 'Bearer good-token' });
+    expect(response.status, response.text).toBe(200);
+    expect(calls.token).toBe(fetched + 1);
+    expect(flaky.refusePreToken).toBe(0);
   });
 
   it('the hydrator retries an endpoint that answers 503', async () => {
