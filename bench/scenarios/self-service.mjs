@@ -84,7 +84,7 @@ export const selfServiceScenarios = [
         const hashed = await hash(PASSWORD, { algorithm: 2, ...ARGON2 });
         // The service's own gate (built in dist/ before the run), at the service's concurrency.
         const { PasswordHashing } = await import('../../dist/src/identities/password-hashing.js');
-        const gate = new PasswordHashing({ identities: { hashingConcurrency: HASHING_CONCURRENCY } });
+        const gate = new PasswordHashing({ hashingConcurrency: HASHING_CONCURRENCY });
         return {
           flow: async () => {
             if (!(await gate.run(() => verify(hashed, PASSWORD)))) throw new Error('argon2id verify failed');
