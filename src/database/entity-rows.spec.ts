@@ -190,6 +190,53 @@ describe('entityRows', () => {
     expect(rows.values(token)).toEqual([row.signature, row.request_id, 'app', null, 'app', 'read write', '["api"]', '{}', issued, expires]);
   });
 
+  it('writes the SET list and parameters of an UPDATE of some columns', () => {
+    const rows = entityRows(dataSource, FlowEntity);
+    expect(rows.assignments(['state', 'ui', 'updatedAt'], 2)).toBe('"state" = $2, "ui" = $3, "updated_at" = $4');
+    expect(rows.valuesOf({ state: 'choose_method', ui: { nodes: [] }, updatedAt: issued }, ['state', 'ui', 'updatedAt'])).toEqual([
+      'choose_method',
+      '{"nodes":[]}',
+      issued,
+    ]);
+    expect(() => rows.assignments(['nope' as keyof FlowEntity & string], 1)).toThrow();
+  });
+
+  it('reads a batch from one JSON parameter, typed per column, with transformed values and jsonb kept as values', () => {
+    const rows = entityRows(dataSource, AccessTokenEntity);
+    expect(rows.recordset('$1')).toBe(
+      'SELECT "signature", "request_id", "client_id", "consent_id", "subject", "scope", "audience", "session", "issued_at", "expires_at" ' +
+        'FROM jsonb_to_recordset($1::jsonb) AS row("signature" character varying, "request_id" uuid, "client_id" character varying, ' +
+        '"consent_id" uuid, "subject" text, "scope" text, "audience" jsonb, "session" jsonb, "issued_at" timestamp with time zone, ' +
+        '"expires_at" timestamp with time zone)',
+    );
+    const token = rows.toEntity({
+      signature: 's'.repeat(64),
+      request_id: '3b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
+      client_id: 'app',
+      consent_id: null,
+      subject: 'app',
+      scope: 'read write',
+      audience: ['api'],
+      session: { extra: {} },
+      issued_at: issued,
+      expires_at: expires,
+    });
+    expect(JSON.parse(JSON.stringify(rows.recordsetRows([token])))).toEqual([
+      {
+        signature: 's'.repeat(64),
+        request_id: '3b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
+        client_id: 'app',
+        consent_id: null,
+        subject: 'app',
+        scope: 'read write',
+        audience: ['api'],
+        session: { extra: {} },
+        issued_at: issued.toISOString(),
+        expires_at: expires.toISOString(),
+      },
+    ]);
+  });
+
   it('reads a row that travelled as JSON, parsing its timestamps, and writes the SQL that builds it', () => {
     const rows = entityRows(dataSource, IdentityVerifiableAddressEntity);
     expect(rows.qualified('a')).toBe(

@@ -24,6 +24,18 @@ export interface EntityRows<T> {
   jsonObject(alias: string): string;
   /** A row that travelled as JSON (jsonObject, row_to_json) as the entity: as toEntity, with timestamps parsed from their text. */
   readonly fromJson: (json: Readonly<Record<string, unknown>>) => T;
+  /** `"a" = $first, "b" = $first+1, …`: the SET list of an UPDATE of `properties`, in their order. */
+  assignments(properties: readonly (keyof T & string)[], first: number): string;
+  /** The parameters of `assignments(properties)`, in their order (transformed, jsonb as JSON text). */
+  valuesOf(entity: Partial<T>, properties: readonly (keyof T & string)[]): unknown[];
+  /**
+   * `SELECT <columns> FROM jsonb_to_recordset(<parameter>::jsonb) AS row(<column> <type>, …)`: many rows
+   * in one parameter, the source of a batch INSERT of `columns`. Fill the parameter with JSON.stringify of
+   * `recordsetRows`.
+   */
+  recordset(parameter: string): string;
+  /** Entities as the rows `recordset` reads: keyed by column, transformed, jsonb as the value itself. */
+  recordsetRows(entities: readonly T[]): Record<string, unknown>[];
 }
 
 interface ColumnRow {
@@ -33,6 +45,8 @@ interface ColumnRow {
   /** pg parses these into Dates; JSON carries them as text. */
   readonly timestamp: boolean;
   readonly transformer: ValueTransformer | undefined;
+  /** The column's type as PostgreSQL names it (a recordset's column definition). */
+  readonly sqlType: string;
 }
 
 /**
@@ -56,8 +70,19 @@ export function entityRows<T extends object>(dataSource: DataSource, entity: Ent
       timestamp: typeof column.type === 'string' && TIMESTAMP_TYPES.has(column.type),
       // Several transformers are applied in order on write, in reverse on read (as TypeORM does).
       transformer: Array.isArray(column.transformer) ? chain(column.transformer) : column.transformer,
+      sqlType: dataSource.driver.normalizeType(column),
     };
   });
+  const byProperty = new Map(columns.map((column) => [column.propertyName, column]));
+  const column = (property: string): ColumnRow => {
+    const found = byProperty.get(property);
+    if (found === undefined) throw new Error(`${metadata.tableName} has no column for ${property}`);
+    return found;
+  };
+  const parameter = (row: ColumnRow, field: unknown): unknown => {
+    const value = row.transformer === undefined ? field : row.transformer.to(field);
+    return row.json && value !== null && value !== undefined ? JSON.stringify(value) : value;
+  };
   const prototype = entity.prototype;
   return {
     columns: columns.map((column) => `"${column.databaseName}"`).join(', '),
@@ -66,12 +91,7 @@ export function entityRows<T extends object>(dataSource: DataSource, entity: Ent
     values(value) {
       const record = value as Record<string, unknown>;
       const values = new Array<unknown>(columns.length);
-      for (let index = 0; index < columns.length; index++) {
-        const column = columns[index]!;
-        let field = record[column.propertyName];
-        if (column.transformer !== undefined) field = column.transformer.to(field);
-        values[index] = column.json && field !== null && field !== undefined ? JSON.stringify(field) : field;
-      }
+      for (let index = 0; index < columns.length; index++) values[index] = parameter(columns[index]!, record[columns[index]!.propertyName]);
       return values;
     },
     toEntity(row) {
@@ -88,6 +108,28 @@ export function entityRows<T extends object>(dataSource: DataSource, entity: Ent
     qualified: (alias) => columns.map((column) => `${alias}."${column.databaseName}"`).join(', '),
     jsonObject: (alias) =>
       `json_build_object(${columns.map((column) => `'${column.databaseName}', ${alias}."${column.databaseName}"`).join(', ')})`,
+    assignments: (properties, first) =>
+      properties.map((property, index) => `"${column(property).databaseName}" = $${first + index}`).join(', '),
+    valuesOf(value, properties) {
+      const record = value as Record<string, unknown>;
+      return properties.map((property) => parameter(column(property), record[property]));
+    },
+    recordset: (parameterSql) =>
+      `SELECT ${columns.map((row) => `"${row.databaseName}"`).join(', ')} FROM jsonb_to_recordset(${parameterSql}::jsonb) AS row(${columns
+        .map((row) => `"${row.databaseName}" ${row.sqlType}`)
+        .join(', ')})`,
+    recordsetRows(entities) {
+      return entities.map((value) => {
+        const record = value as Record<string, unknown>;
+        const row: Record<string, unknown> = {};
+        for (const column of columns) {
+          const field = record[column.propertyName];
+          // jsonb stays a value inside the JSON array; timestamps become ISO text through JSON.stringify.
+          row[column.databaseName] = column.transformer === undefined ? field : column.transformer.to(field);
+        }
+        return row;
+      });
+    },
     fromJson(json) {
       const target = Object.create(prototype) as Record<string, unknown>;
       for (let index = 0; index < columns.length; index++) {

@@ -6,6 +6,8 @@ import type { PageCursor, StoredFilter, StoredSet, StoredTuple } from './storage
 import type { Announce } from '../database/change-notifier.js';
 import { type NamedStatement, runNamed, withTransaction } from '../database/named-statements.js';
 import { sqlStateOf } from '../database/sql-state.js';
+import { entityRows, type EntityRows } from '../database/entity-rows.js';
+import { RelationTupleEntity } from './entities/relation-tuple.entity.js';
 
 /**
  * `relation_tuples`, through raw parameterised SQL on the pool, as named (prepared once per
@@ -47,8 +49,8 @@ const checkOneSet = `
   SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND ${setsOfRelation('$3')} AND t.subject_key <> $4`;
 const checkTarget = (match: string): string =>
   `SELECT t.subject_key FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match} AND t.subject_key = $4`;
-const children = (match: string): string =>
-  `SELECT t.namespace_id, t.object, t.relation, t.subject_key FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match}
+const children = (tuples: EntityRows<RelationTupleEntity>, match: string): string =>
+  `SELECT ${tuples.qualified('t')} FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match}
    ORDER BY t.namespace_id, t.object, t.relation, t.subject_key`;
 
 /**
@@ -90,46 +92,56 @@ const walkTo = `
   WHERE (w.depth > 0 AND w.subject_key = $2) OR w.n = $5
   LIMIT 1`;
 
-const STATEMENTS = {
+/** The statements below, on the columns RelationTupleEntity declares (see entityRows). */
+const statements = (tuples: EntityRows<RelationTupleEntity>) => ({
   walkTo,
   checkOneSet,
   checkOneSetTarget: `SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND t.subject_key = $4`,
-  childrenOfOneSet: `SELECT t.namespace_id, t.object, t.relation, t.subject_key FROM relation_tuples t WHERE ${ONE_SET}
-    ORDER BY t.subject_key`,
+  childrenOfOneSet: `SELECT ${tuples.qualified('t')} FROM relation_tuples t WHERE ${ONE_SET} ORDER BY t.subject_key`,
   checkLevel: checkLevel(SAME_SET, setsOfRelation('q.relation')),
   checkLevelAnyRelation: checkLevel(SAME_OBJECT, SETS_OF_ANY_RELATION),
   checkTarget: checkTarget(SAME_SET),
   checkTargetAnyRelation: checkTarget(SAME_OBJECT),
-  children: children(SAME_SET),
-  childrenAnyRelation: children(SAME_OBJECT),
-  insert: 'INSERT INTO relation_tuples (namespace_id, object, relation, subject_key) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-  insertMany: `INSERT INTO relation_tuples (namespace_id, object, relation, subject_key)
+  children: children(tuples, SAME_SET),
+  childrenAnyRelation: children(tuples, SAME_OBJECT),
+  insert: `INSERT INTO relation_tuples (${tuples.columns}) VALUES (${tuples.placeholders()}) ON CONFLICT DO NOTHING`,
+  insertMany: `INSERT INTO relation_tuples (${tuples.columns})
     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+  page: (where: string, limit: string) =>
+    `SELECT ${tuples.columns} FROM relation_tuples WHERE ${where} ORDER BY object, relation, subject_key LIMIT ${limit}`,
   deleteMany: `DELETE FROM relation_tuples t
     USING unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS d(namespace_id, object, relation, subject_key)
     WHERE t.namespace_id = d.namespace_id AND t.object = d.object AND t.relation = d.relation AND t.subject_key = d.subject_key`,
-} as const;
+});
+type Statements = ReturnType<typeof statements>;
+type NamedKey = { [K in keyof Statements]: Statements[K] extends string ? K : never }[keyof Statements];
 
 /** Deadlock and serialization failure: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
 
 /** The statements above as named statements (`tuples_` + key): the hot path skips the query-runner layer. */
-const NAMED = Object.fromEntries(Object.entries(STATEMENTS).map(([name, text]) => [name, { name: `tuples_${name}`, text }])) as Record<
-  keyof typeof STATEMENTS,
-  NamedStatement
->;
+function named(texts: Statements): Record<NamedKey, NamedStatement> {
+  const entries = Object.entries(texts).filter((entry): entry is [NamedKey, string] => typeof entry[1] === 'string');
+  return Object.fromEntries(entries.map(([name, text]) => [name, { name: `tuples_${name}`, text }])) as Record<NamedKey, NamedStatement>;
+}
 
-interface Row {
-  namespace_id: number;
-  object: string;
-  relation: string;
+/** A row of a statement that reads only the subject column. */
+interface SubjectRow {
   subject_key: string;
 }
 
 @Injectable()
 export class TuplesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly tuples: EntityRows<RelationTupleEntity>;
+  private readonly statements: Statements;
+  private readonly named: Record<NamedKey, NamedStatement>;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.tuples = entityRows(dataSource, RelationTupleEntity);
+    this.statements = statements(this.tuples);
+    this.named = named(this.statements);
+  }
 
   /** The subject keys of `sets` that are `targetKey`, plus, when `withSets`, every subject set among them. */
   async subjectKeysForCheck(sets: readonly StoredSet[], targetKey: string, withSets: boolean): Promise<string[]> {
@@ -138,14 +150,15 @@ export class TuplesRepository {
     if (exact.length === 1) {
       const [set] = exact as [StoredSet];
       const name = withSets ? 'checkOneSet' : 'checkOneSetTarget';
-      for (const row of await this.run<Row>(name, [set.namespaceId, set.object, set.relation, targetKey])) keys.push(row.subject_key);
+      for (const row of await this.run<SubjectRow>(name, [set.namespaceId, set.object, set.relation, targetKey]))
+        keys.push(row.subject_key);
     } else if (exact.length > 1) {
       const name = withSets ? 'checkLevel' : 'checkTarget';
-      for (const row of await this.run<Row>(name, [...columns(exact), targetKey])) keys.push(row.subject_key);
+      for (const row of await this.run<SubjectRow>(name, [...columns(exact), targetKey])) keys.push(row.subject_key);
     }
     if (anyRelation.length > 0) {
       const name = withSets ? 'checkLevelAnyRelation' : 'checkTargetAnyRelation';
-      for (const row of await this.run<Row>(name, [...columns(anyRelation), targetKey])) keys.push(row.subject_key);
+      for (const row of await this.run<SubjectRow>(name, [...columns(anyRelation), targetKey])) keys.push(row.subject_key);
     }
     return keys;
   }
@@ -171,21 +184,21 @@ export class TuplesRepository {
   /** Every tuple of `sets`, ordered by namespace, object, relation, subject. */
   async tuplesOf(sets: readonly StoredSet[]): Promise<StoredTuple[]> {
     const { exact, anyRelation } = partition(sets);
-    let rows: Row[] = [];
+    let rows: StoredTuple[] = [];
     if (exact.length === 1) {
       const [set] = exact as [StoredSet];
-      rows = await this.run<Row>('childrenOfOneSet', [set.namespaceId, set.object, set.relation]);
-    } else if (exact.length > 1) rows = await this.run<Row>('children', columns(exact));
-    if (anyRelation.length === 0) return rows.map(toStored);
-    const more = await this.run<Row>('childrenAnyRelation', columns(anyRelation));
-    const seen = new Set(rows.map(rowKey));
-    return [...rows, ...more.filter((row) => !seen.has(rowKey(row)))].sort(byRow).map(toStored);
+      rows = await this.read('childrenOfOneSet', [set.namespaceId, set.object, set.relation]);
+    } else if (exact.length > 1) rows = await this.read('children', columns(exact));
+    if (anyRelation.length === 0) return rows;
+    const more = await this.read('childrenAnyRelation', columns(anyRelation));
+    const seen = new Set(rows.map(tupleKey));
+    return [...rows, ...more.filter((row) => !seen.has(tupleKey(row)))].sort(byStored);
   }
 
   /** Idempotent: true when the tuple was new, and then announced in the insert's transaction. */
   async insert(tuple: StoredTuple, announce: Announce): Promise<boolean> {
     return withTransaction(this.dataSource, async (transaction) => {
-      const result = await transaction.run(NAMED.insert, [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey]);
+      const result = await transaction.run(this.named.insert, [tuple.namespaceId, tuple.object, tuple.relation, tuple.subjectKey]);
       const inserted = (result.rowCount ?? 0) > 0;
       if (inserted) await announce(transaction);
       return inserted;
@@ -195,7 +208,7 @@ export class TuplesRepository {
   /** Like `insert`, in the caller's transaction, which also carries the announcement when the tuple was new. */
   async insertWithin(manager: EntityManager, tuple: StoredTuple, announce: Announce): Promise<boolean> {
     // TypeORM answers an INSERT with its rows only: RETURNING makes a new row show.
-    const rows = (await manager.query(`${STATEMENTS.insert} RETURNING true AS inserted`, [
+    const rows = (await manager.query(`${this.statements.insert} RETURNING true AS inserted`, [
       tuple.namespaceId,
       tuple.object,
       tuple.relation,
@@ -255,9 +268,9 @@ export class TuplesRepository {
         return await withTransaction(this.dataSource, async (transaction) => {
           let changed = 0;
           if (sortedInserts.length > 0)
-            changed += (await transaction.query(STATEMENTS.insertMany, tupleColumns(sortedInserts))).rowCount ?? 0;
+            changed += (await transaction.query(this.statements.insertMany, tupleColumns(sortedInserts))).rowCount ?? 0;
           if (sortedDeletes.length > 0)
-            changed += (await transaction.query(STATEMENTS.deleteMany, tupleColumns(sortedDeletes))).rowCount ?? 0;
+            changed += (await transaction.query(this.statements.deleteMany, tupleColumns(sortedDeletes))).rowCount ?? 0;
           if (changed > 0) await announce(transaction);
           return changed;
         });
@@ -286,15 +299,18 @@ export class TuplesRepository {
       where.push(`(namespace_id, object, relation, subject_key) > ($1, $${n - 2}, $${n - 1}, $${n})`);
     }
     values.push(limit);
-    const text = `SELECT namespace_id, object, relation, subject_key FROM relation_tuples WHERE ${where.join(' AND ')}
-      ORDER BY object, relation, subject_key LIMIT $${values.length}`;
-    const rows: Row[] = await this.dataSource.query(text, values);
-    return rows.map(toStored);
+    const rows: pg.QueryResultRow[] = await this.dataSource.query(this.statements.page(where.join(' AND '), `$${values.length}`), values);
+    return rows.map(this.tuples.toEntity);
   }
 
-  private async run<T extends pg.QueryResultRow>(name: keyof typeof STATEMENTS, values: unknown[]): Promise<T[]> {
-    const result = await runNamed<T>(this.dataSource, NAMED[name], values);
+  private async run<T extends pg.QueryResultRow>(name: NamedKey, values: unknown[]): Promise<T[]> {
+    const result = await runNamed<T>(this.dataSource, this.named[name], values);
     return result.rows;
+  }
+
+  /** Whole tuples, as the entity maps their rows. */
+  private async read(name: NamedKey, values: unknown[]): Promise<StoredTuple[]> {
+    return (await this.run(name, values)).map(this.tuples.toEntity);
   }
 }
 
@@ -313,26 +329,13 @@ function tupleColumns(tuples: readonly StoredTuple[]): [number[], string[], stri
   return [...columns(tuples), tuples.map((tuple) => tuple.subjectKey)];
 }
 
-function toStored(row: Row): StoredTuple {
-  return { namespaceId: row.namespace_id, object: row.object, relation: row.relation, subjectKey: row.subject_key };
-}
-
-function rowKey(row: Row): string {
-  return `${row.namespace_id}\u0000${row.object}\u0000${row.relation}\u0000${row.subject_key}`;
+function tupleKey(tuple: StoredTuple): string {
+  return `${tuple.namespaceId}\u0000${tuple.object}\u0000${tuple.relation}\u0000${tuple.subjectKey}`;
 }
 
 /** Byte order, as the "C" collation sorts. */
 function compare(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
-function byRow(a: Row, b: Row): number {
-  return (
-    a.namespace_id - b.namespace_id ||
-    compare(a.object, b.object) ||
-    compare(a.relation, b.relation) ||
-    compare(a.subject_key, b.subject_key)
-  );
 }
 
 function byStored(a: StoredTuple, b: StoredTuple): number {

@@ -28,15 +28,9 @@ function statements(
     insertRefreshToken: `INSERT INTO "oauth2_refresh_tokens" (${refreshTokens.columns}) VALUES (${refreshTokens.placeholders()})`,
     /**
      * Several access tokens in one statement (see AccessTokenBatchWriter). The rows travel as one JSON
-     * array parameter: one JSON.stringify for the batch instead of per-column array encoding; the
-     * record type names each column's SQL type, so this list is written out.
+     * array parameter: one JSON.stringify for the batch instead of per-column array encoding.
      */
-    insertAccessTokens: `INSERT INTO "oauth2_access_tokens" ("signature", "request_id", "client_id", "consent_id", "subject",
-      "scope", "audience", "session", "issued_at", "expires_at")
-    SELECT "signature", "request_id", "client_id", "consent_id", "subject", "scope", "audience", "session",
-      to_timestamp("issued_at" / 1000.0), to_timestamp("expires_at" / 1000.0)
-    FROM jsonb_to_recordset($1::jsonb) AS row("signature" varchar, "request_id" uuid, "client_id" varchar, "consent_id" uuid,
-      "subject" text, "scope" text, "audience" jsonb, "session" jsonb, "issued_at" bigint, "expires_at" bigint)`,
+    insertAccessTokens: `INSERT INTO "oauth2_access_tokens" (${accessTokens.columns}) ${accessTokens.recordset('$1')}`,
     findCode: `SELECT ${codes.columns} FROM "oauth2_authorization_codes" WHERE "signature" = $1`,
     findAccessToken: `SELECT ${accessTokens.columns} FROM "oauth2_access_tokens" WHERE "signature" = $1`,
     findRefreshToken: `SELECT ${refreshTokens.columns} FROM "oauth2_refresh_tokens" WHERE "signature" = $1`,
@@ -164,19 +158,7 @@ export class TokensRepository {
 
   /** Many access tokens in one round trip and one statement, committed when it returns. */
   async insertAccessTokens(tokens: readonly StoredAccessToken[]): Promise<void> {
-    const rows = tokens.map((token) => ({
-      signature: token.signature,
-      request_id: token.requestId,
-      client_id: token.clientId,
-      consent_id: token.consentId,
-      subject: token.subject,
-      scope: token.scope.join(' '),
-      audience: token.audience,
-      session: token.session,
-      issued_at: token.issuedAt.getTime(),
-      expires_at: token.expiresAt.getTime(),
-    }));
-    await this.direct.run('insertAccessTokens', [JSON.stringify(rows)]);
+    await this.direct.run('insertAccessTokens', [JSON.stringify(this.tables.accessTokens.recordsetRows(tokens))]);
   }
 
   async findCode(signature: string): Promise<StoredCode | undefined> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { FailureQuery, FailureRow } from '../login/login-throttle.js';
+import type { FailureQuery } from '../login/login-throttle.js';
+import { LoginFailureEntity } from '../login/entities/login-failure.entity.js';
 import { type EmbeddedRead, type NamedStatement, runNamed, runNamedFirst } from '../../database/named-statements.js';
 import { isUuid } from '../../database/uuid.js';
 import { entityRows, type EntityRows } from '../../database/entity-rows.js';
@@ -12,6 +13,17 @@ export type FlowChanges = Partial<Pick<FlowEntity, 'ui' | 'state' | 'active' | '
 
 /** The columns a flow update writes (all of them, so that one statement serves every change). */
 export type FlowMutableColumns = Required<FlowChanges>;
+
+/** What `update` writes: the mutable columns and the time of the change. */
+const UPDATED = [
+  'state',
+  'active',
+  'ui',
+  'context',
+  'identityId',
+  'csrfTokenHash',
+  'updatedAt',
+] as const satisfies readonly (keyof FlowEntity)[];
 
 /** The statements of every flow request, on the columns FlowEntity declares (see entityRows). */
 function statements(flows: EntityRows<FlowEntity>) {
@@ -26,9 +38,7 @@ function statements(flows: EntityRows<FlowEntity>) {
     },
     update: {
       name: 'self_service_flows_update',
-      text: `UPDATE self_service_flows
-            SET state = $2, active = $3, ui = $4::jsonb, context = $5::jsonb, identity_id = $6, csrf_token_hash = $7, updated_at = $8
-          WHERE id = $1`,
+      text: `UPDATE self_service_flows SET ${flows.assignments(UPDATED, 2)} WHERE id = $1`,
     },
   } satisfies Record<string, NamedStatement>;
 }
@@ -38,11 +48,15 @@ function statements(flows: EntityRows<FlowEntity>) {
  * counts it is judged by (LoginThrottle) and the password credential of the identifier submitted (an
  * EmbeddedRead of the identities context, from $4 on).
  */
-function findLoginForSubmit(flows: EntityRows<FlowEntity>, credential: EmbeddedRead<unknown>): NamedStatement {
+function findLoginForSubmit(
+  flows: EntityRows<FlowEntity>,
+  failures: EntityRows<LoginFailureEntity>,
+  credential: EmbeddedRead<unknown>,
+): NamedStatement {
   return {
     name: 'self_service_flows_find_login_for_submit',
     text: `SELECT ${flows.columns},
-             (SELECT COALESCE(json_agg(json_build_object('key', f.key, 'failures', f.failures, 'window_started_at', f.window_started_at)), '[]')
+             (SELECT COALESCE(json_agg(${failures.jsonObject('f')}), '[]')
                 FROM self_service_login_failures f WHERE f.key = ANY($2) AND f.window_started_at > $3) AS login_failures,
              ${credential.sql(4)} AS password_credential
              FROM self_service_flows WHERE id = $1 AND kind = 'login'`,
@@ -53,10 +67,12 @@ function findLoginForSubmit(flows: EntityRows<FlowEntity>, credential: EmbeddedR
 @Injectable()
 export class FlowsRepository {
   private readonly flows: EntityRows<FlowEntity>;
+  private readonly failures: EntityRows<LoginFailureEntity>;
   private readonly statements: ReturnType<typeof statements>;
 
   constructor(private readonly dataSource: DataSource) {
     this.flows = entityRows(dataSource, FlowEntity);
+    this.failures = entityRows(dataSource, LoginFailureEntity);
     this.statements = statements(this.flows);
   }
 
@@ -75,35 +91,27 @@ export class FlowsRepository {
     id: string,
     failures: FailureQuery,
     credential: EmbeddedRead<C>,
-  ): Promise<{ flow: FlowEntity; failures: FailureRow[]; credential: C } | null> {
+  ): Promise<{ flow: FlowEntity; failures: LoginFailureEntity[]; credential: C } | null> {
     if (!isUuid(id)) return null;
     const { rows } = await runNamed<{
-      login_failures: { key: string; failures: number; window_started_at: string }[];
+      login_failures: Record<string, unknown>[];
       password_credential: unknown;
-    }>(this.dataSource, findLoginForSubmit(this.flows, credential), [id, failures.keys, failures.cutoff, ...credential.values]);
+    }>(this.dataSource, findLoginForSubmit(this.flows, this.failures, credential), [
+      id,
+      failures.keys,
+      failures.cutoff,
+      ...credential.values,
+    ]);
     const [row] = rows;
     if (row === undefined) return null;
     return {
       flow: this.flows.toEntity(row),
-      failures: row.login_failures.map((failure) => ({
-        key: failure.key,
-        failures: failure.failures,
-        window_started_at: new Date(failure.window_started_at),
-      })),
+      failures: row.login_failures.map(this.failures.fromJson),
       credential: credential.parse(row.password_credential),
     };
   }
 
   async update(id: string, columns: FlowMutableColumns, now: Date): Promise<void> {
-    await runNamed(this.dataSource, this.statements.update, [
-      id,
-      columns.state,
-      columns.active,
-      JSON.stringify(columns.ui),
-      JSON.stringify(columns.context),
-      columns.identityId,
-      columns.csrfTokenHash,
-      now,
-    ]);
+    await runNamed(this.dataSource, this.statements.update, [id, ...this.flows.valuesOf({ ...columns, updatedAt: now }, UPDATED)]);
   }
 }

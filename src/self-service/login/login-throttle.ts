@@ -5,14 +5,9 @@ import type { LoginThrottleConfig, SelfServiceConfig } from '../../config/app-co
 import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { normalizeIdentifier } from '../../common/text/identifier-normalization.js';
 import { runNamed, type NamedStatement } from '../../database/named-statements.js';
+import { entityRows, type EntityRows } from '../../database/entity-rows.js';
+import { LoginFailureEntity } from './entities/login-failure.entity.js';
 import { SelfServiceError } from '../self-service.errors.js';
-
-/** A row of `self_service_login_failures`. */
-export interface FailureRow {
-  readonly key: string;
-  readonly failures: number;
-  readonly window_started_at: Date;
-}
 
 /** Which failure counts an attempt needs (see `query`), so that a caller may read them with other rows. */
 export interface FailureQuery {
@@ -24,7 +19,7 @@ export interface FailureQuery {
 /** The rows a caller read for a FailureQuery. */
 export interface FailureCounts {
   readonly keys: readonly string[];
-  readonly rows: readonly FailureRow[];
+  readonly rows: readonly LoginFailureEntity[];
 }
 
 /** What `assertAllowed` saw, for `succeeded`: whether the identifier has failures to clear. */
@@ -33,10 +28,12 @@ export interface LoginAttempt {
   readonly identifierHasFailures: boolean;
 }
 
-const COUNTS: NamedStatement = {
-  name: 'self_service_login_failures_counts',
-  text: `SELECT key, failures, window_started_at FROM self_service_login_failures WHERE key = ANY($1) AND window_started_at > $2`,
-};
+function counts(failures: EntityRows<LoginFailureEntity>): NamedStatement {
+  return {
+    name: 'self_service_login_failures_counts',
+    text: `SELECT ${failures.columns} FROM self_service_login_failures WHERE key = ANY($1) AND window_started_at > $2`,
+  };
+}
 const CLEAR: NamedStatement = {
   name: 'self_service_login_failures_clear',
   text: `DELETE FROM self_service_login_failures WHERE key = $1`,
@@ -53,12 +50,16 @@ const CLEAR: NamedStatement = {
 @Injectable()
 export class LoginThrottle {
   private readonly config: LoginThrottleConfig;
+  private readonly failures: EntityRows<LoginFailureEntity>;
+  private readonly counts: NamedStatement;
 
   constructor(
     @InjectConfig('selfService') selfService: SelfServiceConfig,
     private readonly dataSource: DataSource,
   ) {
     this.config = selfService.loginThrottle;
+    this.failures = entityRows(dataSource, LoginFailureEntity);
+    this.counts = counts(this.failures);
   }
 
   /** The keys and window an attempt by `identifier` from `ip` is judged by (no keys when both limits are off). */
@@ -80,11 +81,11 @@ export class LoginThrottle {
     const rows =
       read !== undefined && sameKeys(read.keys, names)
         ? read.rows
-        : (await runNamed<FailureRow>(this.dataSource, COUNTS, [names, this.cutoff(now)])).rows;
+        : (await runNamed(this.dataSource, this.counts, [names, this.cutoff(now)])).rows.map(this.failures.toEntity);
     for (const row of rows) {
       const limit = keys.find(([key]) => key === row.key)?.[1];
       if (limit !== undefined && row.failures >= limit) {
-        const endsAt = new Date(row.window_started_at).getTime() + this.config.windowSeconds * 1000;
+        const endsAt = row.windowStartedAt.getTime() + this.config.windowSeconds * 1000;
         throw SelfServiceError.tooManyAttempts((endsAt - now.getTime()) / 1000);
       }
     }

@@ -5,6 +5,14 @@ import type { Announce } from '../../database/change-notifier.js';
 import { type NamedStatement, withTransaction, runNamed, runNamedFirst } from '../../database/named-statements.js';
 import { SessionEntity, type AuthenticationMethod } from './entities/session.entity.js';
 
+/** What a re-authentication writes. */
+const REAUTHENTICATED = [
+  'authenticatedAt',
+  'authenticationMethods',
+  'expiresAt',
+  'updatedAt',
+] as const satisfies readonly (keyof SessionEntity)[];
+
 /** The statements of every authenticated request and login, on the columns SessionEntity declares (see entityRows). */
 function statements(sessions: EntityRows<SessionEntity>) {
   return {
@@ -16,15 +24,13 @@ function statements(sessions: EntityRows<SessionEntity>) {
       name: 'self_service_sessions_find_active',
       text: `SELECT ${sessions.columns} FROM self_service_sessions WHERE token_hash = $1 AND active AND expires_at > $2`,
     },
+    reauthenticated: {
+      name: 'self_service_sessions_reauthenticated',
+      text: `UPDATE self_service_sessions SET ${sessions.assignments(REAUTHENTICATED, 2)} WHERE id = $1`,
+    },
   } satisfies Record<string, NamedStatement>;
 }
 
-const REAUTHENTICATED: NamedStatement = {
-  name: 'self_service_sessions_reauthenticated',
-  text: `UPDATE self_service_sessions
-            SET authenticated_at = $2, authentication_methods = $3::jsonb, expires_at = $4, updated_at = $2
-          WHERE id = $1`,
-};
 const REVOKE: NamedStatement = {
   name: 'self_service_sessions_revoke',
   text: `UPDATE self_service_sessions SET active = false, updated_at = $2 WHERE token_hash = $1 AND active AND expires_at > $2`,
@@ -52,11 +58,14 @@ export class SessionsRepository {
     return runNamedFirst(this.dataSource, this.statements.findActive, [tokenHash, now], this.sessions.toEntity);
   }
 
-  /** Marks the session re-authenticated (login `refresh=true`): new `authenticated_at` and expiry. */
-  /** Records a re-authentication and announces it in the same transaction. */
+  /**
+   * Marks the session re-authenticated (login `refresh=true`): new `authenticated_at` and expiry,
+   * announced in the same transaction.
+   */
   async reauthenticated(id: string, methods: AuthenticationMethod[], now: Date, expiresAt: Date, announce: Announce): Promise<void> {
     await withTransaction(this.dataSource, async (transaction) => {
-      await transaction.run(REAUTHENTICATED, [id, now, JSON.stringify(methods), expiresAt]);
+      const changes = { authenticatedAt: now, authenticationMethods: methods, expiresAt, updatedAt: now };
+      await transaction.run(this.statements.reauthenticated, [id, ...this.sessions.valuesOf(changes, REAUTHENTICATED)]);
       await announce(transaction);
     });
   }
