@@ -9,6 +9,15 @@ const host = process.env.HOST ?? '127.0.0.1';
 
 const app = Fastify({ logger: false });
 app.get('/', async () => ({ hello: 'world' }));
+// bench/calibrate.mjs only: the same answer after a busy loop of `us` microseconds. Registered apart
+// so that the ceiling route above stays what it always was.
+if (process.env.BARE_SPIN_ROUTE === '1') {
+  app.get('/spin', async (request) => {
+    const end = process.hrtime.bigint() + BigInt(Math.round(Number(request.query.us ?? 0) * 1000));
+    while (process.hrtime.bigint() < end);
+    return { hello: 'world' };
+  });
+}
 
 const url = await app.listen({ port, host });
 process.stdout.write(`${JSON.stringify({ url })}\n`);

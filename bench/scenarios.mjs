@@ -60,6 +60,14 @@ export const scenarios = [
     target: 0.8,
   },
   {
+    // The same answer through Fastify (a query string skips the listeners' shortcut): the floor of
+    // every route the service serves through Fastify, with the hooks every request passes.
+    name: 'GET /health/alive?via=fastify (floor of a Fastify route)',
+    listener: 'public',
+    method: 'GET',
+    path: '/health/alive?via=fastify',
+  },
+  {
     name: 'GET /health/ready',
     listener: 'public',
     method: 'GET',
