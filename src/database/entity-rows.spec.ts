@@ -193,9 +193,10 @@ describe('entityRows', () => {
   it('writes the SET list and parameters of an UPDATE of some columns', () => {
     const rows = entityRows(dataSource, FlowEntity);
     expect(rows.assignments(['state', 'ui', 'updatedAt'], 2)).toBe('"state" = $2, "ui" = $3, "updated_at" = $4');
-    expect(rows.valuesOf({ state: 'choose_method', ui: { nodes: [] }, updatedAt: issued }, ['state', 'ui', 'updatedAt'])).toEqual([
+    const ui = { action: '/self-service/login?flow=1', method: 'POST' as const, nodes: [] };
+    expect(rows.valuesOf({ state: 'choose_method', ui, updatedAt: issued }, ['state', 'ui', 'updatedAt'])).toEqual([
       'choose_method',
-      '{"nodes":[]}',
+      JSON.stringify(ui),
       issued,
     ]);
     expect(() => rows.assignments(['nope' as keyof FlowEntity & string], 1)).toThrow();

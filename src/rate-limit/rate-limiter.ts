@@ -62,7 +62,7 @@ export class RateLimiter implements OnModuleInit {
     fastify.decorateRequest(PATH, null);
     if (this.policy.enabled) fastify.addHook('onRequest', (request, reply, done) => this.limit(request, reply, done));
     if (this.rateLimit.inflight === 'off') return;
-    fastify.addHook('preHandler', (request, reply) => this.inflight(request, reply));
+    fastify.addHook('preHandler', (request, reply, done) => this.inflight(request, reply, done));
     fastify.addHook('onSend', (request, _reply, payload, done) => {
       this.releaseHeld(request as WithHeldKey);
       done(null, payload);
@@ -120,13 +120,31 @@ export class RateLimiter implements OnModuleInit {
     sendError(request, reply, RateLimitError.limitExceeded(bucket.name, retryAfter), this.errors.exposeInternal);
   }
 
-  /** Resolves with the reply when an enforced rule refused the request, else with nothing. */
-  private async inflight(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    if (INFLIGHT_EXEMPT_METHODS.has(request.method)) return undefined;
+  /**
+   * Calls `done` when the request may go on, or sends the 429. A callback hook like `limit`: most
+   * requests (every GET, and every path no rule names) are let through without a promise.
+   */
+  private inflight(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    if (INFLIGHT_EXEMPT_METHODS.has(request.method)) return done();
     const path = pathOf(request as WithPath);
-    if (path === undefined) return undefined;
+    if (path === undefined) return done();
     const rule = inflightRuleFor(request.method, path);
-    if (rule === undefined) return undefined;
+    if (rule === undefined) return done();
+    this.hold(request, reply, rule, path).then(
+      (refused) => {
+        if (refused === undefined) done();
+      },
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+
+  /** Takes the rule's key for the request; resolves with the reply when an enforced rule refused it, else with nothing. */
+  private async hold(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rule: InflightRule,
+    path: RequestPath,
+  ): Promise<FastifyReply | undefined> {
     const key = this.inflightKey(rule, path, request);
     let token: string | undefined;
     try {
