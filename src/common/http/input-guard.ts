@@ -17,16 +17,29 @@ const UNSTORABLE = /\p{Cs}|\u0000/u;
  * Walked with an explicit stack, so a 10,000-level document costs a loop, not the call stack.
  */
 export function inputProblem(input: unknown, checkStrings = true): string | undefined {
-  const stack: Array<readonly [unknown, number]> = [[input, 0]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
+  // Two parallel stacks rather than a stack of pairs: this runs on every request with a body or query.
+  const values: unknown[] = [input];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
     if (typeof value === 'string') {
       if (checkStrings && UNSTORABLE.test(value)) return 'holds a NUL character or a lone UTF-16 surrogate';
     } else if (isParsedContainer(value)) {
       if (depth >= MAX_INPUT_DEPTH) return `is nested deeper than ${MAX_INPUT_DEPTH} levels`;
-      for (const [key, inner] of Object.entries(value)) {
+      if (Array.isArray(value)) {
+        for (const inner of value) {
+          values.push(inner);
+          depths.push(depth + 1);
+        }
+        continue;
+      }
+      const record = value as Record<string, unknown>;
+      for (const key in record) {
+        if (!Object.hasOwn(record, key)) continue;
         if (checkStrings && UNSTORABLE.test(key)) return 'holds a NUL character or a lone UTF-16 surrogate';
-        stack.push([inner, depth + 1]);
+        values.push(record[key]);
+        depths.push(depth + 1);
       }
     }
   }
@@ -49,15 +62,11 @@ export function installInputGuard(fastify: FastifyInstance, exposeInternal: bool
       return;
     }
     const checkStrings = familyOf(listenerOf(request.raw), request.url.split('?', 1)[0] ?? '/') !== ErrorFamily.Access;
-    for (const [part, input] of [
-      ['body', request.body],
-      ['query', request.query],
-    ] as const) {
-      const problem = input === undefined || input === null ? undefined : inputProblem(input, checkStrings);
-      if (problem !== undefined) {
-        sendError(request, reply, CommonErrors.invalidRequest(`The request ${part} ${problem}.`, { part }), exposeInternal);
-        return;
-      }
+    const bodyProblem = inputProblem(request.body, checkStrings);
+    const [part, problem] = bodyProblem !== undefined ? ['body', bodyProblem] : ['query', inputProblem(request.query, checkStrings)];
+    if (problem !== undefined) {
+      sendError(request, reply, CommonErrors.invalidRequest(`The request ${part} ${problem}.`, { part }), exposeInternal);
+      return;
     }
     done();
   });
