@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type Type, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
-import { AdminTokenVerifiers } from './common/auth/admin-token-verifiers.js';
+import { AdminAuthModule } from './common/auth/admin-auth.module.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { RouteAuditModule } from './common/auth/route-audit.module.js';
 import { ApiDescriptionModule } from './api-description/api-description.module.js';
@@ -34,6 +34,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(databaseUrl, config.database),
         DiscoveryModule,
+        AdminAuthModule,
         RouteAuditModule,
         ApiDescriptionModule,
         HealthModule,
@@ -54,7 +55,6 @@ export class AppModule {
         ...extraModules,
       ],
       providers: [
-        AdminTokenVerifiers,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         {

@@ -6,6 +6,7 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { RouteAuditService, type AuditedRoute } from '../common/auth/route-audit.service.js';
 import { ErrorFamily, familyOf } from '../common/errors/error-family.js';
 import type { Listener } from '../common/http/listener.js';
+import type { PlainRouteAccess } from '../common/http/plain-route.js';
 import type { HttpConfig, UrlsConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
 import { ERROR_SCHEMAS, errorSchemaName } from './error-schemas.js';
@@ -22,6 +23,8 @@ export interface DescribedRoute {
   /** OpenAPI path syntax (`/clients/{id}`). */
   readonly path: string;
   readonly listeners: readonly Listener[];
+  /** A plain route's access (the catalog's); Nest routes carry an auth marker instead. */
+  readonly access: PlainRouteAccess | undefined;
 }
 
 const SCHEMA_PREFIX = '#/components/schemas/';
@@ -47,15 +50,20 @@ export class OpenApiDocumentBuilder {
 
   /** The routes to describe: the catalog's, method and path merged across listeners. */
   routes(): DescribedRoute[] {
-    const merged = new Map<string, { method: string; path: string; listeners: Set<Listener> }>();
+    const merged = new Map<string, { method: string; path: string; listeners: Set<Listener>; access: PlainRouteAccess | undefined }>();
     for (const route of this.catalog.routes()) {
       const path = openApiPath(route.url);
       const key = operationKey(route.method, path);
-      const entry = merged.get(key) ?? { method: route.method, path, listeners: new Set<Listener>() };
+      const entry = merged.get(key) ?? { method: route.method, path, listeners: new Set<Listener>(), access: route.access };
       for (const listener of route.listeners) entry.listeners.add(listener);
       merged.set(key, entry);
     }
-    return [...merged.values()].map((entry) => ({ method: entry.method, path: entry.path, listeners: [...entry.listeners].sort() }));
+    return [...merged.values()].map((entry) => ({
+      method: entry.method,
+      path: entry.path,
+      listeners: [...entry.listeners].sort(),
+      access: entry.access,
+    }));
   }
 
   build(): Schema {
@@ -153,7 +161,8 @@ export class OpenApiDocumentBuilder {
     };
     const body = description.body ?? bodySchemaOf(audited, dtoSchemas);
     if (body !== undefined) operation['requestBody'] = { required: true, content: body };
-    const auth = audited?.auth;
+    // A plain route with access `admin` takes the same credential as an `admin` controller.
+    const auth = audited?.auth ?? (route.access === 'admin' ? 'admin' : undefined);
     if (auth === 'admin') operation['security'] = [{ adminToken: [] }];
     else if (auth === 'bearer') operation['security'] = [{ bearerToken: [] }];
     else if (auth === 'admin_or_client') operation['security'] = [{ adminToken: [] }, { clientBasic: [] }, { clientPost: [] }];

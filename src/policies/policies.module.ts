@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AcpAllowedController } from './acp-allowed.controller.js';
+import { AdminAuthModule } from '../common/auth/admin-auth.module.js';
+import { AcpAllowedRoute } from './acp-allowed.route.js';
 import { AcpDecisionsService } from './acp-decisions.service.js';
 import { AcpPoliciesController } from './acp-policies.controller.js';
 import { AcpPoliciesRepository } from './acp-policies.repository.js';
@@ -15,9 +16,10 @@ import { FlavorPipe } from './flavor.pipe.js';
 
 /** Access-control policies and roles per flavor, and allowed decisions (Keto v0.5 ACP engine). */
 @Module({
-  imports: [TypeOrmModule.forFeature([AcpPolicyEntity, AcpRoleEntity])],
-  controllers: [AcpAllowedController, AcpPoliciesController, AcpRolesController],
+  imports: [TypeOrmModule.forFeature([AcpPolicyEntity, AcpRoleEntity]), AdminAuthModule],
+  controllers: [AcpPoliciesController, AcpRolesController],
   providers: [
+    AcpAllowedRoute,
     AcpDecisionsService,
     AcpPoliciesService,
     AcpRolesService,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AdminAuthModule } from '../common/auth/admin-auth.module.js';
 import { CheckCache } from './cache/check-cache.js';
-import { CheckController } from './check.controller.js';
+import { CheckRoute } from './check.route.js';
 import { ExpandController } from './expand.controller.js';
 import { NamespaceRegistry } from './namespace-registry.js';
 import { PageTokenCodec } from './page-token.codec.js';
@@ -10,8 +11,9 @@ import { TuplesService } from './tuples.service.js';
 
 /** Namespaces, relation tuples, check and expand (Keto v0.6). Other contexts use TuplesService. */
 @Module({
-  controllers: [RelationTuplesController, CheckController, ExpandController],
-  providers: [TuplesService, TuplesRepository, NamespaceRegistry, CheckCache, PageTokenCodec],
+  imports: [AdminAuthModule],
+  controllers: [RelationTuplesController, ExpandController],
+  providers: [CheckRoute, TuplesService, TuplesRepository, NamespaceRegistry, CheckCache, PageTokenCodec],
   exports: [TuplesService],
 })
 export class TuplesModule {}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteAuditService } from '../../src/common/auth/route-audit.service.js';
 import { bootApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/app.js';
+import type { HttpClient } from '../support/http.js';
 import { ProbeModule } from '../support/probe.module.js';
 
 let app: TestApp;
@@ -111,6 +112,44 @@ describe('admin guard', () => {
     expect((await app.admin.get('/version')).status).toBe(200);
   });
 
+  it('refuses the plain admin routes (check, ACP allowed) the same way, in the access family, before the handler reads its input', async () => {
+    const check = '/check?namespace=files&object=doc&relation=view&subject=alice';
+    const requests = [
+      (client: HttpClient) => client.get(check),
+      (client: HttpClient) => client.get(`/admin${check}`),
+      (client: HttpClient) => client.post('/relation-tuples/check', { json: { namespace: 'files' } }),
+      (client: HttpClient) =>
+        client.post('/engines/acp/service/exact/allowed', { json: { subject: 'alice', action: 'read', resource: 'doc' } }),
+      (client: HttpClient) => client.post('/engines/acp/service/bogus/allowed', { json: {} }),
+    ];
+    for (const client of [app.anonymousAdmin, app.anonymousAdmin.withToken('wrong-token-0123456789')]) {
+      for (const request of requests) {
+        const response = await request(client);
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toBe('Bearer realm="admin"');
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        expect(response.body).toMatchObject({ id: 'unauthorized', code: 401, details: [] });
+      }
+    }
+  });
+
+  it('answers the plain admin routes with the admin token, under /admin too', async () => {
+    const check = '/check?namespace=files&object=doc&relation=view&subject=alice';
+    for (const path of [check, `/admin${check}`, `/admin/relation-tuples${check}`]) {
+      const response = await app.admin.get(path);
+      expect(response.status, path).toBe(403);
+      expect(response.text).toBe('{"allowed":false}');
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    }
+    const allowed = await app.admin.post('/admin/engines/acp/service/exact/allowed', {
+      json: { subject: 'alice', action: 'read', resource: 'doc' },
+    });
+    expect(allowed.status).toBe(403);
+    expect(allowed.body).toEqual({ allowed: false });
+    expect((await app.public.withToken(TEST_ADMIN_TOKEN).get(check)).status).toBe(404);
+    expect((await app.public.withToken(TEST_ADMIN_TOKEN).get(`/admin${check}`)).status).toBe(404);
+  });
+
   it('marks every registered route with an auth marker and a listener', () => {
     const routes = app.running.app.get(RouteAuditService).routes();
     expect(routes.length).toBeGreaterThan(5);
@@ -136,6 +175,11 @@ describe('admin guard', () => {
         'POST /webhooks/directory-sync/:connectionId public public',
         'GET /decisions allowed_peers admin',
         'POST /decisions/* allowed_peers admin',
+        'GET /check admin admin',
+        'POST /check admin admin',
+        'GET /relation-tuples/check admin admin',
+        'POST /relation-tuples/check admin admin',
+        'POST /engines/acp/service/:flavor/allowed admin admin',
       ]),
     );
   });

@@ -27,6 +27,16 @@ describe('ADMIN_AUTH=off', () => {
       expect((await app.anonymousAdmin.get('/version')).status).toBe(200);
       expect((await app.anonymousAdmin.get('/clients')).status).toBe(200);
       expect((await app.public.get('/clients')).status).toBe(404);
+      // The plain admin routes too: the check answers (403, nothing allowed), rather than 401.
+      const check = '/check?namespace=files&object=doc&relation=view&subject=alice';
+      expect((await app.anonymousAdmin.get(check)).status).toBe(403);
+      expect((await app.anonymousAdmin.withToken('wrong-token').get(`/admin${check}`)).status).toBe(403);
+      const allowed = await app.anonymousAdmin.post('/engines/acp/service/exact/allowed', {
+        json: { subject: 'alice', action: 'read', resource: 'doc' },
+      });
+      expect(allowed.status).toBe(403);
+      expect(allowed.body).toEqual({ allowed: false });
+      expect((await app.public.get(check)).status).toBe(404);
     } finally {
       await app.close();
     }

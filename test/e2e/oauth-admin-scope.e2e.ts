@@ -9,6 +9,8 @@ import { expireAccessToken } from '../support/time-travel.js';
  */
 let app: TestApp;
 const ADMIN_SCOPE = 'latchkey.admin';
+const CHECK = '/check?namespace=files&object=doc&relation=view&subject=alice';
+const ALLOWED_REQUEST = { subject: 'alice', action: 'read', resource: 'doc' };
 
 beforeAll(async () => {
   app = await bootApp();
@@ -31,6 +33,9 @@ describe('admin-scope access tokens', () => {
     const response = await admin.get('/clients');
     expect(response.status, response.text).toBe(200);
     expect((await admin.post('/oauth2/introspect', { form: { token: 'x' } })).status).toBe(200);
+    // Plain admin routes ask the same verifier: the check answers (403, nothing allowed), not 401.
+    expect((await admin.get(CHECK)).status).toBe(403);
+    expect((await admin.post('/engines/acp/service/exact/allowed', { json: ALLOWED_REQUEST })).status).toBe(403);
   });
 
   it('a client registered with scope * or latchkey.* gets no admin-scope token, under either strategy', async () => {
@@ -78,8 +83,12 @@ describe('admin-scope access tokens', () => {
   });
 
   it('a token without the admin scope cannot', async () => {
-    const response = await app.anonymousAdmin.withToken(await clientToken('read')).get('/clients');
-    expectOAuthError(response, 401, 'unauthorized');
+    const client = app.anonymousAdmin.withToken(await clientToken('read'));
+    expectOAuthError(await client.get('/clients'), 401, 'unauthorized');
+    const check = await client.get(CHECK);
+    expect(check.status).toBe(401);
+    expect(check.body).toMatchObject({ id: 'unauthorized' });
+    expect((await client.post('/engines/acp/service/exact/allowed', { json: ALLOWED_REQUEST })).status).toBe(401);
   });
 
   it('an expired admin-scope token cannot, and changes nothing', async () => {

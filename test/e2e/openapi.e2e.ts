@@ -176,6 +176,14 @@ describe('real answers fit the document', () => {
       '/engines/acp/service/exact/allowed',
       await app.admin.post('/engines/acp/service/exact/allowed', { json: { subject: 'alice', resource: 'doc', action: 'read' } }),
     );
+    // Plain routes with access `admin` need the admin credential, like the admin controllers.
+    for (const [method, path] of [
+      ['GET', '/check'],
+      ['POST', '/relation-tuples/check'],
+      ['POST', '/engines/acp/service/exact/allowed'],
+    ] as const) {
+      expect((operationOf(method, path) as { security?: unknown }).security, `${method} ${path}`).toEqual([{ adminToken: [] }]);
+    }
     const role = { id: 'r', members: ['alice'] };
     expectDocumented('PUT', '/engines/acp/service/exact/roles', await app.admin.put('/engines/acp/service/exact/roles', { json: role }));
   });

@@ -1,6 +1,9 @@
 import { Logger } from '@nestjs/common';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AdminCredentials } from '../auth/admin-credentials.js';
+import { AdminTokenVerifiers } from '../auth/admin-token-verifiers.js';
+import { sha256Hex } from '../crypto/digest.js';
 import { CommonErrors } from '../errors/app-error.js';
 import { listenerConstraint } from './listener.js';
 import { PLAIN_ROUTE_ACCESS, registerPlainRoute } from './plain-route.js';
@@ -67,5 +70,43 @@ describe('registerPlainRoute', () => {
     expect(broken.body).not.toContain('internal detail');
     expect(logged).toHaveBeenCalledTimes(1);
     expect(logged.mock.calls[0]![0]).toMatchObject({ msg: 'request failed', code: 'internal_error' });
+  });
+
+  it('checks the admin credential of an admin route before its handler, as AuthGuard does', async () => {
+    const verifiers = new AdminTokenVerifiers();
+    verifiers.register({ isAdmin: (token) => Promise.resolve(token === 'issued') });
+    const handled = vi.fn();
+    registerPlainRoute(fastify, {
+      method: 'POST',
+      url: '/relation-tuples/plain',
+      listeners: ['public'],
+      access: 'admin',
+      admin: new AdminCredentials({ auth: 'on', tokenDigests: [sha256Hex('static')] }, verifiers),
+      exposeInternal: false,
+      handler: (_request, reply) => {
+        handled();
+        return reply.send('ok');
+      },
+    });
+    const post = (authorization?: string) =>
+      fastify.inject({
+        method: 'POST',
+        url: '/relation-tuples/plain',
+        headers: authorization === undefined ? {} : { authorization },
+        payload: { a: 1 },
+      });
+
+    for (const refused of [await post(), await post('Bearer wrong')]) {
+      expect(refused.statusCode).toBe(401);
+      expect(refused.headers['www-authenticate']).toBe('Bearer realm="admin"');
+      // The path's family renders it: the access family's standard error here.
+      expect(refused.json()).toMatchObject({ id: 'unauthorized', code: 401 });
+    }
+    expect(handled).not.toHaveBeenCalled();
+    expect((await post('Bearer static')).statusCode).toBe(200);
+    expect((await post('Bearer issued')).statusCode).toBe(200);
+    expect(handled).toHaveBeenCalledTimes(2);
+    const route = registered.find((candidate) => candidate.url === '/relation-tuples/plain')!;
+    expect((route.config as Record<string, unknown>)[PLAIN_ROUTE_ACCESS]).toBe('admin');
   });
 });

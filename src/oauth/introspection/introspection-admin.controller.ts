@@ -1,7 +1,7 @@
 import { HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminOrClientAuth } from '../../common/auth/auth-marker.js';
-import { bearerToken } from '../../common/auth/auth.guard.js';
+import { bearerToken } from '../../common/auth/admin-credentials.js';
 import { AdminController } from '../../common/auth/controllers.js';
 import type { AdminConfig } from '../../config/app-config.js';
 import { InjectConfig } from '../../config/inject-config.decorator.js';

@@ -1,7 +1,7 @@
 import { Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BearerAuth } from '../../common/auth/auth-marker.js';
-import { bearerToken } from '../../common/auth/auth.guard.js';
+import { bearerToken } from '../../common/auth/admin-credentials.js';
 import { PublicController } from '../../common/auth/controllers.js';
 import { formParameters } from '../token-endpoint/form-parameters.js';
 import { TokenError } from '../tokens/token.errors.js';
