@@ -99,7 +99,7 @@ async function stopChild(entry, dataDir) {
   if (entry.child.exitCode !== null || entry.child.signalCode !== null) return;
   // Its CPU stays the benchmark's after it is gone (quiet mode tells ours from other processes').
   const last = cpuSeconds(entry.child.pid);
-  if (last !== undefined) retiredSeconds += last.self + last.descendants;
+  if (last !== undefined) retiredSeconds += last.self + last.descendants + last.reaped;
   entry.child.kill('SIGTERM');
   const result = await Promise.race([entry.exited, sleep(STOP_TIMEOUT_MS, 'timeout')]);
   if (result !== 'timeout') return;
@@ -155,7 +155,8 @@ function procStat(pid) {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+    // utime + stime; cutime + cstime: the CPU of its children that have exited and been waited for.
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), reaped: Number(fields[13]) + Number(fields[14]) };
   } catch {
     return undefined;
   }
@@ -163,7 +164,8 @@ function procStat(pid) {
 
 /**
  * CPU seconds of `pid`, of its main thread (the event loop, for Node) and of all its live descendants,
- * or undefined where /proc is missing.
+ * and (`reaped`) of the descendants that have exited meanwhile (a database backend whose connection
+ * closed), or undefined where /proc is missing.
  */
 function cpuSeconds(pid) {
   const own = procStat(pid);
@@ -174,18 +176,25 @@ function cpuSeconds(pid) {
     const stat = procStat(name);
     if (stat === undefined) continue;
     if (!childrenOf.has(stat.ppid)) childrenOf.set(stat.ppid, []);
-    childrenOf.get(stat.ppid).push({ pid: Number(name), ticks: stat.ticks });
+    childrenOf.get(stat.ppid).push({ pid: Number(name), ticks: stat.ticks, reaped: stat.reaped });
   }
   let descendants = 0;
+  let reaped = own.reaped;
   const queue = [pid];
   while (queue.length > 0) {
     for (const child of childrenOf.get(queue.shift()) ?? []) {
       descendants += child.ticks;
+      reaped += child.reaped;
       queue.push(child.pid);
     }
   }
   const main = procStat(`${pid}/task/${pid}`);
-  return { self: own.ticks / CLK_TCK, main: main === undefined ? undefined : main.ticks / CLK_TCK, descendants: descendants / CLK_TCK };
+  return {
+    self: own.ticks / CLK_TCK,
+    main: main === undefined ? undefined : main.ticks / CLK_TCK,
+    descendants: descendants / CLK_TCK,
+    reaped: reaped / CLK_TCK,
+  };
 }
 
 /** Busy CPU seconds of the whole machine so far (all cores), from /proc/stat. */
@@ -200,17 +209,37 @@ function machineBusySeconds() {
   }
 }
 
-/** CPU seconds of this benchmark's processes: itself, bare Fastify, the service (and its children), the peers, the database. */
+/**
+ * CPU seconds of this benchmark's processes: itself, bare Fastify, the service (and its children,
+ * also those that exited), the peers, the database, and the Redis the rate-limit scenarios count in
+ * (any `redis-server`: it is not ours to start, but its work during the run is the benchmark's).
+ */
 function ownSeconds(databasePid) {
   const self = process.cpuUsage();
   let total = (self.user + self.system) / 1e6 + retiredSeconds;
   for (const entry of children) {
     if (entry.child.exitCode !== null || entry.child.signalCode !== null) continue;
     const cpu = cpuSeconds(entry.child.pid);
-    if (cpu !== undefined) total += cpu.self + cpu.descendants;
+    if (cpu !== undefined) total += cpu.self + cpu.descendants + cpu.reaped;
   }
   const database = databasePid === undefined ? undefined : cpuSeconds(databasePid);
-  if (database !== undefined) total += database.self + database.descendants;
+  if (database !== undefined) total += database.self + database.descendants + database.reaped;
+  return total + redisSeconds();
+}
+
+/** CPU seconds of every running `redis-server`. */
+function redisSeconds() {
+  let total = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== 'redis-server') continue;
+    } catch {
+      continue;
+    }
+    const stat = procStat(name);
+    if (stat !== undefined) total += stat.ticks / CLK_TCK;
+  }
   return total;
 }
 
