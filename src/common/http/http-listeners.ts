@@ -145,15 +145,11 @@ function isLivenessProbe(req: IncomingMessage, listener: Listener): boolean {
   return req.method === 'GET' && (req.url === '/health/alive' || (listener === 'admin' && req.url === '/admin/health/alive'));
 }
 
-/**
- * Writes the answer the way Fastify writes every reply (the id set as a header first, then
- * writeHead with an object, write, end). Written any other way (all headers in writeHead, body in
- * end), Node's response internals meet two shapes of the same calls, and after a burst of probes
- * every request through Fastify measured about 15 µs slower for the rest of the process's life.
- */
 function answerLiveness(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader('x-request-id', requestIdOf(req));
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(ALIVE_BODY.length) });
-  res.write(ALIVE_BODY);
-  res.end();
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': ALIVE_BODY.length,
+    'x-request-id': requestIdOf(req),
+  });
+  res.end(ALIVE_BODY);
 }
