@@ -17,6 +17,20 @@ async function metadataOnly(): Promise<DataSource> {
 const issued = new Date('2026-01-02T03:04:05.000Z');
 const expires = new Date('2026-01-02T04:04:05.000Z');
 
+/** An access-token row as pg returns it. */
+const TOKEN_ROW = {
+  signature: 's'.repeat(64),
+  request_id: '3b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
+  client_id: 'app',
+  consent_id: null,
+  subject: 'app',
+  scope: 'read write',
+  audience: ['api'],
+  session: {},
+  issued_at: issued,
+  expires_at: expires,
+};
+
 describe('entityRows', () => {
   let dataSource: DataSource;
   beforeAll(async () => {
@@ -172,18 +186,7 @@ describe('entityRows', () => {
 
   it("applies a column's transformer both ways (the tokens' space-joined scope)", () => {
     const rows = entityRows(dataSource, AccessTokenEntity);
-    const row = {
-      signature: 's'.repeat(64),
-      request_id: '3b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
-      client_id: 'app',
-      consent_id: null,
-      subject: 'app',
-      scope: 'read write',
-      audience: ['api'],
-      session: {},
-      issued_at: issued,
-      expires_at: expires,
-    };
+    const row = TOKEN_ROW;
     const token = rows.toEntity(row);
     expect(token.scope).toEqual(['read', 'write']);
     expect(rows.toEntity({ ...row, scope: '' }).scope).toEqual([]);
@@ -210,31 +213,9 @@ describe('entityRows', () => {
         '"consent_id" uuid, "subject" text, "scope" text, "audience" jsonb, "session" jsonb, "issued_at" timestamp with time zone, ' +
         '"expires_at" timestamp with time zone)',
     );
-    const token = rows.toEntity({
-      signature: 's'.repeat(64),
-      request_id: '3b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
-      client_id: 'app',
-      consent_id: null,
-      subject: 'app',
-      scope: 'read write',
-      audience: ['api'],
-      session: { extra: {} },
-      issued_at: issued,
-      expires_at: expires,
-    });
+    const token = rows.toEntity({ ...TOKEN_ROW, session: { extra: {} } });
     expect(JSON.parse(JSON.stringify(rows.recordsetRows([token])))).toEqual([
-      {
-        signature: 's'.repeat(64),
-        request_id: '3b9d2a4e-1c3f-4e5a-9b7c-8d6e5f4a3b2c',
-        client_id: 'app',
-        consent_id: null,
-        subject: 'app',
-        scope: 'read write',
-        audience: ['api'],
-        session: { extra: {} },
-        issued_at: issued.toISOString(),
-        expires_at: expires.toISOString(),
-      },
+      { ...TOKEN_ROW, session: { extra: {} }, issued_at: issued.toISOString(), expires_at: expires.toISOString() },
     ]);
   });
 
