@@ -1,4 +1,0 @@
-/** `authorizationResult`: also mirrored in the status, 200 allowed, 403 denied. */
-export class AllowedResponseDto {
-  allowed!: boolean;
-}
