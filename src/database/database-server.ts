@@ -14,6 +14,8 @@ export interface DatabaseServer {
 }
 
 const EMBEDDED_DB = 'latchkey';
+/** sun_path holds 108 bytes on Linux, the last one a NUL. */
+const MAX_SOCKET_PATH_BYTES = 107;
 
 /** Uses `DATABASE_URL` when set; otherwise starts (and first initialises) an embedded PostgreSQL. */
 export async function openDatabaseServer(config: DatabaseConfig, log: (message: string) => void): Promise<DatabaseServer> {
@@ -37,6 +39,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<D
   const initialised = await exists(join(options.dataDir, 'PG_VERSION'));
   await mkdir(dirname(options.dataDir), { recursive: true });
   const password = await readOrCreatePassword(`${options.dataDir}.password`);
+  const socketDir = unixSocketDir(options.dataDir, port);
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port,
@@ -46,7 +49,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<D
     persistent: options.persistent,
     // As root, PostgreSQL refuses to run; the package then runs it as a `postgres` OS user it creates.
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', `unix_socket_directories=${socketDir ?? ''}`],
     onLog: () => {},
     onError: (message) => options.log(`embedded postgres: ${String(message)}`),
   });
@@ -63,8 +66,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<D
     }
   };
   process.once('exit', stopOnExit);
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/${options.database}`;
-  await ensureDatabase(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, options.database);
+  // The service's own connections take the Unix socket: every statement's write and read skip the
+  // loopback TCP stack, which costs the service's main thread and the backend CPU on each round trip.
+  // The TCP port stays open for tools and for callers that are handed the URL without the socket.
+  const viaSocket = socketDir === undefined ? '' : `?host=${encodeURIComponent(socketDir)}`;
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/${options.database}${viaSocket}`;
+  await ensureDatabase(`postgres://postgres:${password}@127.0.0.1:${port}/postgres${viaSocket}`, options.database);
   return {
     url,
     embedded: true,
@@ -73,6 +80,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<D
       await server.stop();
     },
   };
+}
+
+/**
+ * The data folder itself holds the socket (only its owner may enter it, so only this service's user
+ * connects), unless the socket's path would pass the 107 bytes a Unix socket address can hold: then
+ * TCP only.
+ */
+export function unixSocketDir(dataDir: string, port: number): string | undefined {
+  const socketPath = join(dataDir, `.s.PGSQL.${port}`);
+  return Buffer.byteLength(socketPath) <= MAX_SOCKET_PATH_BYTES ? dataDir : undefined;
 }
 
 async function ensureDatabase(adminUrl: string, name: string): Promise<void> {

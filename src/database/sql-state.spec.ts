@@ -1,6 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { describe, expect, it } from 'vitest';
-import { isForeignKeyViolation, isUniqueViolation, sqlStateOf, violatedConstraintOf } from './sql-state.js';
+import { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation, sqlStateOf, violatedConstraintOf } from './sql-state.js';
 
 /** What pg throws: an Error with the SQLSTATE as `code` and the constraint's name. */
 function pgError(code: string, constraint?: string): Error {
@@ -21,5 +21,23 @@ describe('sqlStateOf', () => {
     expect(sqlStateOf(new Error('x'))).toBeUndefined();
     expect(sqlStateOf(undefined)).toBeUndefined();
     expect(isForeignKeyViolation(pgError('23505'))).toBe(false);
+  });
+});
+
+describe('isDatabaseUnavailable', () => {
+  const socketError = (code: string, syscall: string): Error => Object.assign(new Error('x'), { code, syscall });
+
+  it('counts a missing Unix socket at connect as a database that is down', () => {
+    expect(isDatabaseUnavailable(socketError('ENOENT', 'connect'))).toBe(true);
+    expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], socketError('ENOENT', 'connect')))).toBe(true);
+  });
+
+  it('does not count other missing files', () => {
+    expect(isDatabaseUnavailable(socketError('ENOENT', 'open'))).toBe(false);
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: 'ENOENT' }))).toBe(false);
+  });
+
+  it('counts refused TCP connections as before', () => {
+    expect(isDatabaseUnavailable(socketError('ECONNREFUSED', 'connect'))).toBe(true);
   });
 });

@@ -50,6 +50,14 @@ const UNAVAILABLE_SOCKET_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Connecting through a Unix socket to a server that is down finds no socket file: ENOENT, but only
+ * from `connect` (elsewhere ENOENT is a missing file, a bug to report as such).
+ */
+function isMissingSocket(code: unknown, syscall: unknown): boolean {
+  return code === 'ENOENT' && syscall === 'connect';
+}
+
+/**
  * pg-pool and pg raise these without a code: a pool-acquire timeout, and a connection cut while a
  * query was running. Their message is the only thing that tells them apart from a programming error.
  */
@@ -72,8 +80,9 @@ const RELEASED_RUNNER_ERROR = 'QueryRunnerAlreadyReleasedError';
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current !== undefined && current !== null && depth < 4; depth += 1) {
-    const { code, message, name, driverError, cause } = current as {
+    const { code, syscall, message, name, driverError, cause } = current as {
       code?: unknown;
+      syscall?: unknown;
       message?: unknown;
       name?: unknown;
       driverError?: unknown;
@@ -83,6 +92,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const state = sqlStateOf(current);
     if (state !== undefined && (state.startsWith('08') || UNAVAILABLE_STATES.has(state))) return true;
     if (typeof code === 'string' && UNAVAILABLE_SOCKET_CODES.has(code)) return true;
+    if (isMissingSocket(code, syscall)) return true;
     if (typeof message === 'string' && UNAVAILABLE_DRIVER_MESSAGES.some((known) => message.startsWith(known))) return true;
     current = driverError ?? cause;
   }
