@@ -359,8 +359,6 @@ export interface RateLimitConfig {
   readonly inflight: 'on' | 'report-only' | 'off';
 }
 
-export const APP_CONFIG = Symbol('APP_CONFIG');
-
 /** The directory-sync webhook receiver (docs/directory-sync.md). */
 export interface WebhooksConfig {
   /** How far a signature's timestamp may be from now, past or future. */

@@ -1,8 +1,11 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from './app-config.js';
+import type { AppConfig } from './app-config.js';
 import { configSectionToken } from './inject-config.decorator.js';
 
-/** The validated configuration: whole as APP_CONFIG, and each section alone through `@InjectConfig(section)`. */
+/**
+ * The validated configuration, each section alone through `@InjectConfig(section)`: a class holds only
+ * the settings it uses. The whole configuration is not provided; only the composition roots hold it.
+ */
 @Global()
 @Module({})
 export class ConfigModule {
@@ -10,11 +13,8 @@ export class ConfigModule {
     const sections = Object.keys(config) as (keyof AppConfig)[];
     return {
       module: ConfigModule,
-      providers: [
-        { provide: APP_CONFIG, useValue: config },
-        ...sections.map((section) => ({ provide: configSectionToken(section), useValue: config[section] })),
-      ],
-      exports: [APP_CONFIG, ...sections.map(configSectionToken)],
+      providers: sections.map((section) => ({ provide: configSectionToken(section), useValue: config[section] })),
+      exports: sections.map(configSectionToken),
     };
   }
 }

@@ -14,6 +14,7 @@ import { SessionsService } from '../self-service/index.js';
 import { TuplesService } from '../tuples/index.js';
 import { DecisionsError } from './decisions.errors.js';
 import type { AuthenticatedClient, DecisionPorts, OutboundAnswer, TokenIntrospection } from './pipeline/decision-ports.js';
+import { unexpectedAnswer } from './pipeline/outbound-answer.js';
 
 /** The key set the id_token mutator signs with, created at first start; its public keys at the listeners' JWKS. */
 export const ID_TOKEN_MUTATOR_SET = 'decisions.id-token';
@@ -197,7 +198,7 @@ export class DecisionPortsAdapter implements DecisionPorts {
     } catch (error) {
       throw DecisionsError.unreachable('A JWKS URL could not be fetched.', error);
     }
-    if (answer.status !== 200) throw DecisionsError.failed(`A JWKS URL answered ${answer.status}.`);
+    if (answer.status !== 200) throw unexpectedAnswer(answer, 'A JWKS URL');
     let keys: JWTVerifyGetKey;
     try {
       keys = createLocalJWKSet(JSON.parse(answer.body.toString('utf8')) as JSONWebKeySet);

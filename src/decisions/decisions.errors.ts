@@ -50,8 +50,11 @@ export class DecisionsError extends AppError {
   }
 
   /** 503 + Retry-After rather than 500: the rule is fine, the service it calls is down or slow for now. */
-  static unreachable(message: string, cause: unknown): DecisionsError {
-    return new DecisionsError(DecisionsErrorCode.DependencyUnavailable, message, { cause, headers: { 'retry-after': '1' } });
+  static unreachable(message: string, cause: unknown, retryAfterSeconds = 1): DecisionsError {
+    return new DecisionsError(DecisionsErrorCode.DependencyUnavailable, message, {
+      cause,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    });
   }
 }
 

@@ -44,6 +44,13 @@ beforeAll(async () => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(payload === undefined ? '' : JSON.stringify(payload));
       };
+      // A dependency that is down, or refuses oddly: /down/<status>[/...] answers that status, plus a
+      // Retry-After of its own under /down/<status>/wait-<seconds>.
+      const down = /^\/down\/(\d{3})(?:\/wait-(\d+))?/.exec(req.url ?? '');
+      if (down !== null) {
+        res.writeHead(Number(down[1]), down[2] === undefined ? {} : { 'retry-after': down[2] });
+        return res.end();
+      }
       if (req.url === '/jwks.json') return reply(200, JSON.parse(jwks));
       if (req.url === '/jwks-missing.json') return reply(404);
       if (req.url === '/jwks-down.json') return req.socket.destroy();
@@ -89,9 +96,19 @@ beforeAll(async () => {
   remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
   app = await bootApp({
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+    PROXY_PORT: '0',
     DECISIONS_PIPELINE: JSON.stringify({
-      authenticators: { jwt: { enabled: true }, cookie_session: { enabled: true }, oauth2_introspection: { enabled: true } },
-      authorizers: { remote_json: { enabled: true, config: { remote: `${remoteUrl}/authorize` } } },
+      authenticators: {
+        jwt: { enabled: true },
+        cookie_session: { enabled: true },
+        bearer_token: { enabled: true },
+        oauth2_introspection: { enabled: true },
+        oauth2_client_credentials: { enabled: true },
+      },
+      authorizers: {
+        remote_json: { enabled: true, config: { remote: `${remoteUrl}/authorize` } },
+        keto_engine_acp_ory: { enabled: true },
+      },
       mutators: { hydrator: { enabled: true } },
     }),
   });
@@ -153,6 +170,21 @@ beforeAll(async () => {
       mutators: [{ handler: 'header', config: { headers: { 'X-Sub': '{{ print .Subject }}' } } }],
     }),
   );
+  for (const status of DOWN_STATUSES) {
+    for (const [kind, handlers] of Object.entries(downHandlers(`${remoteUrl}/down/${status}`))) {
+      await put(aRuleDocument(`down-${kind}-${status}`, `http://${HOST}/down-${kind}-${status}`, handlers));
+    }
+  }
+  for (const [kind, handlers] of Object.entries(downHandlers(`${remoteUrl}/down/503/wait-7`))) {
+    await put(aRuleDocument(`wait-${kind}`, `http://${HOST}/wait-${kind}`, handlers));
+  }
+  for (const status of [400, 404]) {
+    for (const kind of ['remote_json', 'keto_engine_acp_ory', 'hydrator', 'oauth2_introspection'] as const) {
+      await put(
+        aRuleDocument(`odd-${kind}-${status}`, `http://${HOST}/odd-${kind}-${status}`, downHandlers(`${remoteUrl}/down/${status}`)[kind]),
+      );
+    }
+  }
   await put(
     aRuleDocument('remote-session', `http://${HOST}/session`, {
       match: { methods: ['GET', 'POST'], url: `http://${HOST}/session` },
@@ -166,6 +198,60 @@ afterAll(async () => {
   await app?.close();
   await new Promise((resolve) => remote?.close(resolve));
 });
+
+/** The statuses of a dependency that is down for now (its gateway's 502/503/504, or its own crash). */
+const DOWN_STATUSES = [500, 502, 503, 504] as const;
+
+/** A JWT that names a key, so the jwt authenticator fetches its jwks_urls. */
+let downToken = '';
+
+/** For each handler kind that calls out, the rule members that make it call `url` and nothing else remote. */
+function downHandlers(url: string): Record<string, Record<string, unknown>> {
+  const session = { check_session_url: url, preserve_path: true };
+  return {
+    remote_json: { authorizer: { handler: 'remote_json', config: { remote: url, payload: '{"subject": "guest"}' } } },
+    keto_engine_acp_ory: {
+      authorizer: { handler: 'keto_engine_acp_ory', config: { base_url: url, required_action: 'read', required_resource: 'doc' } },
+    },
+    hydrator: { mutators: [{ handler: 'hydrator', config: { api: { url, retry: { max_delay: '10ms', give_up_after: '30ms' } } } }] },
+    jwt: { authenticators: [{ handler: 'jwt', config: { jwks_urls: [`${url}/jwks.json`], allowed_algorithms: ['ES256'] } }] },
+    oauth2_introspection: { authenticators: [{ handler: 'oauth2_introspection', config: { introspection_url: url } }] },
+    introspection_pre_authorization: {
+      authenticators: [
+        {
+          handler: 'oauth2_introspection',
+          config: {
+            introspection_url: `${remoteUrl}/introspect`,
+            pre_authorization: { enabled: true, client_id: 'gate-client', client_secret: 'gate-secret', token_url: url },
+            retry: { max_delay: '10ms', give_up_after: '30ms' },
+          },
+        },
+      ],
+    },
+    cookie_session: { authenticators: [{ handler: 'cookie_session', config: session }] },
+    bearer_token: { authenticators: [{ handler: 'bearer_token', config: session }] },
+    oauth2_client_credentials: { authenticators: [{ handler: 'oauth2_client_credentials', config: { token_url: url } }] },
+  };
+}
+
+/** The credentials each kind needs to reach its remote call. */
+function credentialsFor(kind: string): Record<string, string> {
+  switch (kind) {
+    case 'jwt':
+      return { authorization: `Bearer ${downToken}` };
+    case 'oauth2_introspection':
+    case 'introspection_pre_authorization':
+      return { authorization: 'Bearer good-token' };
+    case 'cookie_session':
+      return { cookie: 'sid=good' };
+    case 'bearer_token':
+      return { 'x-session-token': 'some-session' };
+    case 'oauth2_client_credentials':
+      return { authorization: `Basic ${Buffer.from('gate-client:gate-secret').toString('base64')}` };
+    default:
+      return {};
+  }
+}
 
 function judge(path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   return rawRequest(app.running.urls.admin!, 'GET', `/decisions${path}`, { host: HOST, ...headers });
@@ -272,6 +358,61 @@ describe('outbound handlers, once enabled', () => {
     });
     expect(response.status, response.text).toBe(200);
     expect(received.at(-1)).toMatchObject({ method: 'POST', path: '/session', tenant: 'acme' });
+  });
+});
+
+describe('a dependency that answers 5xx is down for now', () => {
+  beforeAll(async () => {
+    downToken = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: 'remote-1' })
+      .setSubject('svc-9')
+      .setExpirationTime('5m')
+      .sign(signingKey);
+  });
+
+  it('is a 503 dependency_unavailable with Retry-After for every handler kind that calls out, and each status', async () => {
+    const seen: string[] = [];
+    for (const status of DOWN_STATUSES) {
+      for (const kind of Object.keys(downHandlers(''))) {
+        const response = await judge(`/down-${kind}-${status}`, credentialsFor(kind));
+        seen.push(`${kind} ${status}: ${response.status} ${(response.body as { id?: string }).id} ${response.headers['retry-after']}`);
+      }
+    }
+    const expected = DOWN_STATUSES.flatMap((status) =>
+      Object.keys(downHandlers('')).map((kind) => `${kind} ${status}: 503 dependency_unavailable 1`),
+    );
+    expect(seen).toEqual(expected);
+  });
+
+  it('passes on the Retry-After the dependency sent', async () => {
+    for (const kind of Object.keys(downHandlers(''))) {
+      const response = await judge(`/wait-${kind}`, credentialsFor(kind));
+      expect([kind, response.status, response.headers['retry-after']], response.text).toEqual([kind, 503, '7']);
+    }
+  });
+
+  it('answers the same on the proxy listener', async () => {
+    const response = await rawRequest(app.running.urls.proxy!, 'GET', '/down-remote_json-503', { host: HOST });
+    expect([response.status, (response.body as { id?: string }).id, response.headers['retry-after']], response.text).toEqual([
+      503,
+      'dependency_unavailable',
+      '1',
+    ]);
+  });
+
+  it('a 4xx outside the contract of a handler stays a 500 handler_failed', async () => {
+    for (const status of [400, 404]) {
+      for (const kind of ['remote_json', 'keto_engine_acp_ory', 'hydrator', 'oauth2_introspection']) {
+        const response = await judge(`/odd-${kind}-${status}`, credentialsFor(kind));
+        expect([kind, status, response.status, (response.body as { id?: string }).id], response.text).toEqual([
+          kind,
+          status,
+          500,
+          'handler_failed',
+        ]);
+        expect(response.headers['retry-after']).toBeUndefined();
+      }
+    }
   });
 });
 

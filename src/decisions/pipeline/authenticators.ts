@@ -5,6 +5,7 @@ import type { DecisionPorts, OutboundAnswer, TokenIntrospection } from './decisi
 import { DecisionsError } from '../decisions.errors.js';
 import { goDuration, HandlerConfigError, Schemas } from './handler-config.js';
 import { noConfig, NotResponsible, type HandlerDefinition } from './handler.js';
+import { dependencyDown, unexpectedAnswer } from './outbound-answer.js';
 import { RETRY_SCHEMA, retryPolicy, withRetries, type RetryConfig, type RetryPolicy } from './retry.js';
 import { allScopesGranted, type ScopeStrategy } from './scope-strategy.js';
 import { jsonPath, tokenFrom, type TokenFrom } from './token-source.js';
@@ -86,6 +87,8 @@ async function checkSession(
   } catch (error) {
     throw DecisionsError.unreachable('The session check did not answer.', error);
   }
+  // Non-200 is a refused session, except a checker that is down: that says nothing of the session.
+  if (dependencyDown(answer)) throw unexpectedAnswer(answer, 'The session check');
   if (answer.status !== 200) throw DecisionsError.unauthorized();
   return { document: parseJson(answer.body), inProcess: false };
 }
@@ -219,7 +222,7 @@ class PreAuthorization {
     } catch (error) {
       throw DecisionsError.unreachable('The token endpoint for introspection did not answer.', error);
     }
-    if (answer.status !== 200) throw DecisionsError.failed(`The token endpoint for introspection answered ${answer.status}.`);
+    if (answer.status !== 200) throw unexpectedAnswer(answer, 'The token endpoint for introspection');
     const body = parseJson(answer.body) as Record<string, unknown>;
     const value = body['access_token'];
     if (typeof value !== 'string' || value === '')
@@ -347,7 +350,7 @@ async function introspect(
     if (error instanceof DecisionsError) throw error;
     throw DecisionsError.unreachable('The introspection endpoint did not answer.', error);
   }
-  if (answer.status !== 200) throw DecisionsError.failed(`The introspection endpoint answered ${answer.status}.`);
+  if (answer.status !== 200) throw unexpectedAnswer(answer, 'The introspection endpoint');
   const body = parseJson(answer.body) as Record<string, unknown>;
   if (body['active'] !== true) return { active: false };
   const aud = body['aud'];
@@ -400,6 +403,8 @@ const clientCredentials: HandlerDefinition = {
         } catch (error) {
           throw DecisionsError.unreachable('The token endpoint did not answer.', error);
         }
+        // Non-200 refuses the credentials, except a token endpoint that is down: that says nothing of them.
+        if (dependencyDown(answer)) throw unexpectedAnswer(answer, 'The token endpoint');
         if (answer.status !== 200) throw DecisionsError.unauthorized();
         session.Subject = credentials.id;
       },

@@ -5,6 +5,7 @@ import { ErrorKind } from '../../common/errors/error-kind.js';
 import { DecisionsError } from '../decisions.errors.js';
 import { HandlerConfigError, Schemas } from './handler-config.js';
 import { noConfig, type HandlerDefinition } from './handler.js';
+import { unexpectedAnswer } from './outbound-answer.js';
 import { template } from './templates.js';
 
 interface AcpConfig {
@@ -60,7 +61,7 @@ const acp: HandlerDefinition = {
         const url = `${config.base_url.replace(/\/+$/, '')}/engines/acp/ory/${encodeURIComponent(chosen)}/allowed`;
         const answer = await outbound(() => ports.postJson(url, input, {}));
         if (answer.status === 403) throw DecisionsError.forbidden();
-        if (answer.status !== 200) throw DecisionsError.failed(`The ACP engine answered ${answer.status}.`);
+        if (answer.status !== 200) throw unexpectedAnswer(answer, 'The ACP engine');
         if ((parse(answer.body) as { allowed?: unknown } | null)?.allowed !== true) throw DecisionsError.forbidden();
       },
     };
@@ -138,7 +139,7 @@ const remoteJson: HandlerDefinition = {
         }
         const answer = await outbound(() => ports.postJson(remote, body, {}));
         if (answer.status === 403) throw DecisionsError.forbidden();
-        if (answer.status !== 200) throw DecisionsError.failed(`The remote authorizer answered ${answer.status}.`);
+        if (answer.status !== 200) throw unexpectedAnswer(answer, 'The remote authorizer');
       },
     };
   },

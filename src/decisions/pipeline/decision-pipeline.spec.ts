@@ -300,7 +300,7 @@ describe('DecisionPipeline', () => {
     expect(sent).toEqual([['https://authz.example/check', { sub: '' }]]);
   });
 
-  it('a remote authorizer that does not answer is 503 + Retry-After (worth retrying), not 500; a bad answer stays 500', async () => {
+  it('a remote authorizer that does not answer, or answers 5xx, is 503 + Retry-After (worth retrying); a 4xx stays 500', async () => {
     const enabled = new DecisionPipeline(
       { ...SETTINGS, authorizers: { remote_json: { enabled: true, config: { remote: 'https://authz.example/check' } } } },
       (url) => url.startsWith(OWN),
@@ -311,9 +311,22 @@ describe('DecisionPipeline', () => {
     expect((down as DecisionsError).reason).toBe(DecisionsErrorCode.DependencyUnavailable);
     expect(statusOf((down as DecisionsError).kind)).toBe(503);
     expect((down as DecisionsError).headers?.['retry-after']).toMatch(/^[1-9]\d*$/);
-    const broken = ports({ postJson: () => Promise.resolve({ status: 502, body: Buffer.alloc(0) }) });
-    const failed = await enabled.decide(compiled, request(), [], broken).catch((caught: unknown) => caught);
-    expect((failed as DecisionsError).reason).toBe(DecisionsErrorCode.HandlerFailed);
+    const answering = (status: number, headers: Record<string, string> = {}) =>
+      enabled
+        .decide(compiled, request(), [], ports({ postJson: () => Promise.resolve({ status, headers, body: Buffer.alloc(0) }) }))
+        .catch((caught: unknown) => caught as DecisionsError);
+    for (const status of [500, 502, 503, 504]) {
+      const failed = await answering(status);
+      expect([(failed as DecisionsError).reason, (failed as DecisionsError).headers?.['retry-after']]).toEqual([
+        DecisionsErrorCode.DependencyUnavailable,
+        '1',
+      ]);
+    }
+    // The dependency's own Retry-After is passed on, within 1 s – 60 s.
+    expect(((await answering(503, { 'retry-after': '7' })) as DecisionsError).headers?.['retry-after']).toBe('7');
+    expect(((await answering(503, { 'retry-after': '86400' })) as DecisionsError).headers?.['retry-after']).toBe('60');
+    expect(((await answering(503, { 'retry-after': 'soon' })) as DecisionsError).headers?.['retry-after']).toBe('1');
+    expect(((await answering(404)) as DecisionsError).reason).toBe(DecisionsErrorCode.HandlerFailed);
   });
 
   it('keto_engine_acp_ory is a problem under the glob matching strategy', () => {

@@ -28,6 +28,8 @@ export interface AuthenticatedClient {
 
 export interface OutboundAnswer {
   readonly status: number;
+  /** Response headers, lower-cased (only Retry-After is read, from a dependency that is down). */
+  readonly headers?: Readonly<Record<string, string | readonly string[] | undefined>>;
   readonly body: Buffer;
 }
 

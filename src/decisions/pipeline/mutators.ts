@@ -6,6 +6,7 @@ import type { OutboundAnswer } from './decision-ports.js';
 import { DecisionsError } from '../decisions.errors.js';
 import { goDuration, HandlerConfigError, Schemas } from './handler-config.js';
 import { noConfig, type HandlerDefinition } from './handler.js';
+import { unexpectedAnswer } from './outbound-answer.js';
 import { RETRY_SCHEMA, retryPolicy, withRetries, type RetryConfig } from './retry.js';
 import { template, templateMap } from './templates.js';
 
@@ -197,7 +198,7 @@ const hydrator: HandlerDefinition = {
           throw DecisionsError.unreachable('The hydrator did not answer.', error);
         }
         if (answer.status === 401) throw DecisionsError.unauthorized();
-        if (answer.status !== 200) throw DecisionsError.failed(`The hydrator answered ${answer.status}.`);
+        if (answer.status !== 200) throw unexpectedAnswer(answer, 'The hydrator');
         let hydrated: { subject?: unknown; extra?: unknown; header?: unknown };
         try {
           hydrated = JSON.parse(answer.body.toString('utf8')) as typeof hydrated;

@@ -40,13 +40,17 @@ export class AccessTokenMinter {
     const expiresAt = new Date(now.getTime() + expiresIn * 1000);
     if (this.oauth2.accessTokenStrategy === 'opaque') {
       const { token, signature } = this.codec.mint('access_token');
-      return { token, stored: storedAccessToken(grant, signature, now, expiresAt), expiresIn };
+      return { token, stored: storedAccessToken(grant, grant.audience, signature, now, expiresAt), expiresIn };
     }
-    const token = await this.signJwt(grant, now, expiresAt);
-    return { token, stored: storedAccessToken(grant, this.codec.jwtSignatureOf(token)!, now, expiresAt), expiresIn };
+    // RFC 9068 §2.2 requires `aud`: the granted audience, else the client itself (never an empty list).
+    // It is recorded as the token's audience too, so that introspection (and which resource servers
+    // may introspect it) agrees with what the token says of itself.
+    const audience = grant.audience.length > 0 ? grant.audience : [grant.clientId];
+    const token = await this.signJwt(grant, audience, now, expiresAt);
+    return { token, stored: storedAccessToken(grant, audience, this.codec.jwtSignatureOf(token)!, now, expiresAt), expiresIn };
   }
 
-  private async signJwt(grant: GrantFields, issuedAt: Date, expiresAt: Date): Promise<string> {
+  private async signJwt(grant: GrantFields, audience: readonly string[], issuedAt: Date, expiresAt: Date): Promise<string> {
     const key = await this.keys.signingKey(ACCESS_TOKEN_SET);
     const iat = Math.floor(issuedAt.getTime() / 1000);
     const { session } = grant;
@@ -54,8 +58,7 @@ export class AccessTokenMinter {
       iss: this.urls.issuerIdentifier,
       // The subject the client sees (pairwise for pairwise clients): the JWT is readable by the client.
       sub: session.idTokenSubject,
-      // RFC 9068 §2.2 requires `aud`: the granted audience, else the client itself (never an empty list).
-      aud: grant.audience.length > 0 ? [...grant.audience] : [grant.clientId],
+      aud: [...audience],
       client_id: grant.clientId,
       iat,
       nbf: iat,
@@ -73,7 +76,13 @@ export class AccessTokenMinter {
 }
 
 /** Field by field rather than by spreading: one object of one shape, on the busiest path. */
-function storedAccessToken(grant: GrantFields, signature: string, issuedAt: Date, expiresAt: Date): StoredAccessToken {
+function storedAccessToken(
+  grant: GrantFields,
+  audience: readonly string[],
+  signature: string,
+  issuedAt: Date,
+  expiresAt: Date,
+): StoredAccessToken {
   return {
     signature,
     requestId: grant.requestId,
@@ -81,7 +90,7 @@ function storedAccessToken(grant: GrantFields, signature: string, issuedAt: Date
     consentId: grant.consentId,
     subject: grant.subject,
     scope: grant.scope,
-    audience: grant.audience,
+    audience,
     session: grant.session,
     issuedAt,
     expiresAt,
