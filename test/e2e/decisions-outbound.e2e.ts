@@ -199,8 +199,8 @@ afterAll(async () => {
   await new Promise((resolve) => remote?.close(resolve));
 });
 
-/** The statuses of a dependency that is down for now (its gateway's 502/503/504, or its own crash). */
-const DOWN_STATUSES = [500, 502, 503, 504] as const;
+/** The statuses of a dependency that is down for now (its gateway's 502/503/504, its own crash, shedding load). */
+const DOWN_STATUSES = [429, 500, 502, 503, 504] as const;
 
 /** A JWT that names a key, so the jwt authenticator fetches its jwks_urls. */
 let downToken = '';

@@ -5,11 +5,12 @@ import type { OutboundAnswer } from './decision-ports.js';
 const LONGEST_RETRY_AFTER_SECONDS = 60;
 
 /**
- * Whether an answer says the dependency is down for now (any 5xx: a 502/503/504 from its own gateway,
- * or a crash) rather than judging the request: the rule is fine and a later try may succeed.
+ * Whether an answer says the dependency cannot serve for now rather than judging the request: any 5xx
+ * (a 502/503/504 from its own gateway, or a crash) and 429 (it is shedding load). The rule is fine and
+ * a later try may succeed, which the caller's Retry-After tells the client.
  */
 export function dependencyDown(answer: OutboundAnswer): boolean {
-  return answer.status >= 500 && answer.status <= 599;
+  return answer.status === 429 || (answer.status >= 500 && answer.status <= 599);
 }
 
 /**
