@@ -193,6 +193,8 @@ describe('loadConfig: relation tuples', () => {
     ['TUPLES_MAX_DEPTH', 'deep'],
     ['TUPLES_CACHE_SIZE', '-1'],
     ['TUPLES_CACHE_SIZE', 'lots'],
+    ['TUPLES_SET_CACHE_SIZE', '-1'],
+    ['TUPLES_SET_CACHE_SIZE', 'lots'],
   ])('refuses %s=%s, naming the key', (key, value) => {
     expect(keyOfError({ [key]: value })).toBe(key);
   });
