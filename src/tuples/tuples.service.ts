@@ -51,7 +51,8 @@ export interface PatchDelta {
 /**
  * The relation-tuple context's API: writes, lists, check and expand. Input arrives as the wire's
  * strings and is validated here (TuplesError, 400/404). A committed write that changed rows drops
- * this instance's check cache before it returns, and announces the drop to the other instances.
+ * this instance's check cache and group memo before it returns, and announces the drop to the other
+ * instances.
  */
 @Injectable()
 export class TuplesService {
