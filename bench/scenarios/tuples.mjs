@@ -10,8 +10,10 @@
 //                 doc<i>#viewer@<ns>:team<i % T>#member  hop 1                  (D rows)
 //   T teams       team<t>#member@<ns>:dept<t % 100>#member   hop 2              (T rows)
 //   100 depts     dept<d>#member@boss<d>               hop 3                    (100 rows)
-// A 3-hop check asks whether boss<(i % T) % 100> may view doc<i>: three tuples, three BFS levels,
-// three index probes, in one recursive statement.
+// A 3-hop check asks whether boss<(i % T) % 100> may view doc<i>: three tuples, three BFS levels.
+// With the group memo (TUPLES_SET_CACHE_SIZE, on by default) a warm one reads the document's own
+// rows in one flat statement and walks teams and departments in memory; with it off, three index
+// probes in one recursive statement.
 //
 // The service runs with TUPLES_CACHE_SIZE=64 during the benchmark: large enough for the cached
 // scenarios (one key each), small enough that random tuples practically never hit (10k dataset:

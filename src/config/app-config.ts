@@ -150,6 +150,8 @@ export interface TuplesConfig {
   readonly maxDepth: number;
   /** Entries of the in-process check cache; 0 turns it off. */
   readonly cacheSize: number;
+  /** Entries of the in-process memo of the group graph that uncached checks walk; 0 turns it off. */
+  readonly setCacheSize: number;
 }
 
 export interface RulesConfig {

@@ -304,6 +304,13 @@ export const CONFIG_VARIABLES = {
     description: 'Entries of the in-process check cache (dropped on every write, on every instance); `0` turns it off.',
     parse: (raw, key) => int(raw, key, 100_000, 0, 10_000_000),
   }),
+  TUPLES_SET_CACHE_SIZE: variable({
+    feeds: 'tuples.setCacheSize',
+    default: '`100000`',
+    description:
+      'Entries of the in-process memo of subject sets (the sets in each group, the sets holding each subject) that lets a check the check cache misses run one statement; dropped on every write, on every instance. `0` turns it off: such a check then walks the graph in one recursive statement.',
+    parse: (raw, key) => int(raw, key, 100_000, 0, 10_000_000),
+  }),
   RULES_FILES: variable({
     feeds: 'rules.files',
     default: 'unset',

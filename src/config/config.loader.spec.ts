@@ -138,15 +138,16 @@ describe('loadConfig', () => {
 
 describe('loadConfig: relation tuples', () => {
   it('has no namespaces, depth 5 and a bounded cache by default', () => {
-    expect(loadConfig({}, '1.0.0').tuples).toEqual({ namespaces: [], maxDepth: 5, cacheSize: 100_000 });
+    expect(loadConfig({}, '1.0.0').tuples).toEqual({ namespaces: [], maxDepth: 5, cacheSize: 100_000, setCacheSize: 100_000 });
   });
 
-  it('reads NAMESPACES as a JSON list, TUPLES_MAX_DEPTH and TUPLES_CACHE_SIZE', () => {
+  it('reads NAMESPACES as a JSON list, TUPLES_MAX_DEPTH, TUPLES_CACHE_SIZE and TUPLES_SET_CACHE_SIZE', () => {
     const config = loadConfig(
       {
         NAMESPACES: '[{"name":"files","id":1},{"name":"directories","id":2,"config":{}}]',
         TUPLES_MAX_DEPTH: '8',
         TUPLES_CACHE_SIZE: '0',
+        TUPLES_SET_CACHE_SIZE: '0',
       },
       '1.0.0',
     );
@@ -157,6 +158,7 @@ describe('loadConfig: relation tuples', () => {
       ],
       maxDepth: 8,
       cacheSize: 0,
+      setCacheSize: 0,
     });
   });
 
@@ -191,6 +193,8 @@ describe('loadConfig: relation tuples', () => {
     ['TUPLES_MAX_DEPTH', 'deep'],
     ['TUPLES_CACHE_SIZE', '-1'],
     ['TUPLES_CACHE_SIZE', 'lots'],
+    ['TUPLES_SET_CACHE_SIZE', '-1'],
+    ['TUPLES_SET_CACHE_SIZE', 'lots'],
   ])('refuses %s=%s, naming the key', (key, value) => {
     expect(keyOfError({ [key]: value })).toBe(key);
   });

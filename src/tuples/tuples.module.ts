@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminAuthModule } from '../common/auth/admin-auth.module.js';
 import { CheckCache } from './cache/check-cache.js';
+import { GroupMemoCache } from './cache/group-memo-cache.js';
 import { CheckRoute } from './check.route.js';
 import { ExpandController } from './expand.controller.js';
 import { NamespaceRegistry } from './namespace-registry.js';
@@ -13,7 +14,7 @@ import { TuplesService } from './tuples.service.js';
 @Module({
   imports: [AdminAuthModule],
   controllers: [RelationTuplesController, ExpandController],
-  providers: [CheckRoute, TuplesService, TuplesRepository, NamespaceRegistry, CheckCache, PageTokenCodec],
+  providers: [CheckRoute, TuplesService, TuplesRepository, NamespaceRegistry, CheckCache, GroupMemoCache, PageTokenCodec],
   exports: [TuplesService],
 })
 export class TuplesModule {}

@@ -49,6 +49,9 @@ const checkOneSet = `
   SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND ${setsOfRelation('$3')} AND t.subject_key <> $4`;
 const checkTarget = (match: string): string =>
   `SELECT t.subject_key FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match} AND t.subject_key = $4`;
+/** The tuples of the level's sets whose subjects are subject sets: an index range per set. */
+const subjectSetsOf = (tuples: EntityRows<RelationTupleEntity>, match: string, sets: string): string =>
+  `SELECT ${tuples.qualified('t')} FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match} AND ${sets}`;
 const children = (tuples: EntityRows<RelationTupleEntity>, match: string): string =>
   `SELECT ${tuples.qualified('t')} FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match}
    ORDER BY t.namespace_id, t.object, t.relation, t.subject_key`;
@@ -102,6 +105,11 @@ const statements = (tuples: EntityRows<RelationTupleEntity>) => ({
   checkLevelAnyRelation: checkLevel(SAME_OBJECT, SETS_OF_ANY_RELATION),
   checkTarget: checkTarget(SAME_SET),
   checkTargetAnyRelation: checkTarget(SAME_OBJECT),
+  subjectSetsOf: subjectSetsOf(tuples, SAME_SET, setsOfRelation('q.relation')),
+  subjectSetsOfAnyRelation: subjectSetsOf(tuples, SAME_OBJECT, SETS_OF_ANY_RELATION),
+  /** Served by the subject index (namespace_id, subject_key), one probe per namespace. */
+  setsWithSubject: `SELECT ${tuples.qualified('t')} FROM relation_tuples t
+    WHERE t.namespace_id = ANY($1::int[]) AND t.subject_key = $2 LIMIT $3`,
   children: children(tuples, SAME_SET),
   childrenAnyRelation: children(tuples, SAME_OBJECT),
   insert: `INSERT INTO relation_tuples (${tuples.columns}) VALUES (${tuples.placeholders()}) ON CONFLICT DO NOTHING`,
@@ -179,6 +187,31 @@ export class TuplesRepository {
     const [row] = await this.run<{ found: boolean }>('walkTo', [startKey, targetKey, maxDepth, namespaceIds, maxRows]);
     if (row === undefined) return false;
     return row.found ? true : undefined;
+  }
+
+  /**
+   * The tuples of `sets` whose subjects are subject sets. Those of a set with an empty relation (every
+   * relation of its object) come under that set, each subject once: `relation` is the set's, ''.
+   */
+  async subjectSetsOf(sets: readonly StoredSet[]): Promise<StoredTuple[]> {
+    const { exact, anyRelation } = partition(sets);
+    const rows = exact.length > 0 ? await this.read('subjectSetsOf', columns(exact)) : [];
+    if (anyRelation.length === 0) return rows;
+    const seen = new Set<string>();
+    for (const row of await this.read('subjectSetsOfAnyRelation', columns(anyRelation))) {
+      const tuple = { ...row, relation: '' };
+      const key = tupleKey(tuple);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      rows.push(tuple);
+    }
+    return rows;
+  }
+
+  /** The tuples of `namespaceIds` whose subject is `subjectKey`; undefined when there are more than `limit`. */
+  async setsWithSubject(subjectKey: string, namespaceIds: readonly number[], limit: number): Promise<StoredTuple[] | undefined> {
+    const rows = await this.read('setsWithSubject', [namespaceIds, subjectKey, limit + 1]);
+    return rows.length > limit ? undefined : rows;
   }
 
   /** Every tuple of `sets`, ordered by namespace, object, relation, subject. */

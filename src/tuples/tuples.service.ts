@@ -3,10 +3,11 @@ import type { EntityManager } from 'typeorm';
 import type { TuplesConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
 import { CheckCache } from './cache/check-cache.js';
+import { GroupMemoCache } from './cache/group-memo-cache.js';
 import type { ExpandTree } from './domain/expand-tree.js';
 import { formatSubject, type RelationTuple } from './domain/relation-tuple.js';
 import { checkNamespace, checkObject, checkRelation, parseSubject, parseTuple, type TupleFields } from './domain/tuple-syntax.js';
-import { CheckEngine } from './engine/check.engine.js';
+import { CheckEngine, DEFAULT_CHECK_LIMITS } from './engine/check.engine.js';
 import { ExpandEngine } from './engine/expand.engine.js';
 import { NamespaceRegistry } from './namespace-registry.js';
 import { PageTokenCodec } from './page-token.codec.js';
@@ -50,7 +51,8 @@ export interface PatchDelta {
 /**
  * The relation-tuple context's API: writes, lists, check and expand. Input arrives as the wire's
  * strings and is validated here (TuplesError, 400/404). A committed write that changed rows drops
- * this instance's check cache before it returns, and announces the drop to the other instances.
+ * this instance's check cache and group memo before it returns, and announces the drop to the other
+ * instances.
  */
 @Injectable()
 export class TuplesService {
@@ -64,9 +66,10 @@ export class TuplesService {
     private readonly cache: CheckCache,
     private readonly pageTokens: PageTokenCodec,
     @InjectConfig('tuples') tuples: TuplesConfig,
+    groups: GroupMemoCache,
   ) {
     const source = new StoredTupleSource(repository, namespaces);
-    this.checkEngine = new CheckEngine(source, namespaces);
+    this.checkEngine = new CheckEngine(source, namespaces, DEFAULT_CHECK_LIMITS, tuples.setCacheSize > 0 ? groups : undefined);
     this.expandEngine = new ExpandEngine(source, namespaces);
     this.maxDepth = tuples.maxDepth;
   }

@@ -410,6 +410,25 @@ describe('GET and POST /check', () => {
     expect(await allowed('files:shared#viewer@ned')).toBe(true);
     expect(await allowed('files:shared#viewer@olga')).toBe(false);
   });
+
+  it('follows the subject sets of every relation of such an object, each relation once', async () => {
+    await put(
+      'files:nested#viewer@folders:tree#',
+      'folders:tree#owner@groups:gardeners#member',
+      'folders:tree#editor@groups:gardeners#member',
+      'folders:tree#editor@groups:pruners#lead',
+      'groups:gardeners#member@pat',
+      'groups:pruners#lead@groups:gardeners#member',
+    );
+    // Each depth is its own check-cache key: the later checks walk what the first ones remembered.
+    expect(await allowed('files:nested#viewer@pat')).toBe(true);
+    expect(await allowed('files:nested#viewer@pat', 3)).toBe(true);
+    expect(await allowed('files:nested#viewer@pat', 2)).toBe(false);
+    expect(await allowed('files:nested#viewer@groups:gardeners#member', 2)).toBe(true);
+    expect(await allowed('files:nested#viewer@groups:pruners#lead', 1)).toBe(false);
+    expect(await allowed('files:nested#viewer@quin')).toBe(false);
+    expect(await allowed('files:nested#viewer@quin', 4)).toBe(false);
+  });
 });
 
 describe('GET /expand', () => {

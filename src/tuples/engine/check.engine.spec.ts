@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { CheckEngine } from './check.engine.js';
-import type { Subject, SubjectSet } from '../domain/relation-tuple.js';
+import type { TuplesConfig } from '../../config/app-config.js';
+import type { ChangeNotifier } from '../../database/change-notifier.js';
+import { GroupMemoCache } from '../cache/group-memo-cache.js';
+import { formatSubject, type Subject, type SubjectSet } from '../domain/relation-tuple.js';
+import { CheckEngine, DEFAULT_CHECK_LIMITS, type CheckLimits } from './check.engine.js';
 import { InMemoryTupleSource, parseTupleText } from './in-memory-tuple-source.js';
 
 const NAMESPACES = new Set(['files', 'groups', 'folders']);
 
 function engineOver(lines: readonly string[], maxVisitedSets?: number): { engine: CheckEngine; source: InMemoryTupleSource } {
   const source = new InMemoryTupleSource(lines);
-  const engine = new CheckEngine(source, NAMESPACES, maxVisitedSets === undefined ? undefined : { maxVisitedSets });
+  const engine = new CheckEngine(
+    source,
+    NAMESPACES,
+    maxVisitedSets === undefined ? undefined : { ...DEFAULT_CHECK_LIMITS, maxVisitedSets },
+  );
   return { engine, source };
 }
 
@@ -137,7 +144,7 @@ describe('CheckEngine', () => {
     });
 
     it('stops at the visited-set budget and denies', async () => {
-      const small = new CheckEngine(source, NAMESPACES, { maxVisitedSets: 100 });
+      const small = new CheckEngine(source, NAMESPACES, { ...DEFAULT_CHECK_LIMITS, maxVisitedSets: 100 });
       expect(await small.check(parseTupleText('files:big#viewer@user1999'), 5)).toBe(false);
       expect(await small.check(parseTupleText('files:big#viewer@groups:g1999#member'), 5)).toBe(true);
     });
@@ -212,5 +219,118 @@ describe('CheckEngine', () => {
       expect(await check(engine, 'files:doc#viewer@judy')).toBe(true);
       expect(await check(engine, 'files:doc#viewer@kim')).toBe(false);
     });
+  });
+});
+
+describe('CheckEngine with a group memo', () => {
+  const config = (setCacheSize: number): TuplesConfig => ({ namespaces: [], maxDepth: 5, cacheSize: 0, setCacheSize });
+  /** The memo is only dropped by tuple writes, which these sources never see. */
+  const notifier = { subscribe: () => undefined } as unknown as ChangeNotifier;
+  const memoEngine = (source: InMemoryTupleSource, limits: CheckLimits = DEFAULT_CHECK_LIMITS, entries = 1000): CheckEngine =>
+    new CheckEngine(source, NAMESPACES, limits, new GroupMemoCache(config(entries), notifier));
+
+  describe('a warm three-hop check', () => {
+    const source = new InMemoryTupleSource([
+      'files:doc1#viewer@groups:team#member',
+      'files:doc2#viewer@groups:team#member',
+      'groups:team#member@groups:dept#member',
+      'groups:dept#member@boss',
+    ]);
+    const engine = memoEngine(source);
+
+    it('reads only the checked set once the groups below it are remembered', async () => {
+      expect(await check(engine, 'files:doc1#viewer@boss')).toBe(true);
+      const before = source.calls.length;
+      expect(await check(engine, 'files:doc2#viewer@boss')).toBe(true);
+      expect(source.calls.slice(before)).toEqual([
+        { method: 'subjectsForCheck', sets: [{ namespace: 'files', object: 'doc2', relation: 'viewer' }] },
+      ]);
+      expect(await check(engine, 'files:doc2#viewer@boss', 2)).toBe(false);
+      expect(source.calls.length - before).toBe(2);
+    });
+  });
+
+  describe('a target in more sets than the memo keeps', () => {
+    const source = new InMemoryTupleSource([
+      'files:doc#viewer@groups:team#member',
+      'groups:team#member@star',
+      'groups:other#member@star',
+      'groups:third#member@star',
+    ]);
+    const engine = memoEngine(source, { ...DEFAULT_CHECK_LIMITS, maxRememberedSets: 2 });
+
+    it('is probed for in the level, as without a memo', async () => {
+      expect(await check(engine, 'files:doc#viewer@star')).toBe(true);
+      const before = source.calls.length;
+      expect(await check(engine, 'files:doc#viewer@star')).toBe(true);
+      expect(source.calls.slice(before).map((call) => call.method)).toEqual(['subjectsForCheck', 'subjectsForCheck']);
+    });
+  });
+
+  describe('against the plain level walk on random graphs', () => {
+    const KNOWN = ['files', 'groups', 'folders'];
+    const ALL = [...KNOWN, 'ghosts'];
+    const OBJECTS = ['a', 'b', 'c'];
+    const RELATIONS = ['member', 'owner'];
+    const IDS = ['u1', 'u2', 'u3'];
+    const sets: SubjectSet[] = ALL.flatMap((namespace) =>
+      OBJECTS.flatMap((object) => ['', ...RELATIONS].map((relation) => ({ namespace, object, relation }))),
+    );
+    const targets: Subject[] = [...IDS.map((id) => ({ id })), ...sets];
+    const settings: Array<{ limits: CheckLimits; entries: number }> = [
+      { limits: DEFAULT_CHECK_LIMITS, entries: 1000 },
+      { limits: { maxVisitedSets: 4, maxRememberedSets: 1 }, entries: 1000 },
+      { limits: { maxVisitedSets: 10_000, maxRememberedSets: 2 }, entries: 3 },
+    ];
+
+    /** mulberry32: a small seeded generator, so every run draws the same graphs. */
+    function random(seed: number): () => number {
+      let state = seed;
+      return () => {
+        state = (state + 0x6d2b79f5) | 0;
+        let t = Math.imul(state ^ (state >>> 15), 1 | state);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+    }
+
+    function graph(next: () => number): string[] {
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+      const lines = new Set<string>();
+      const count = 10 + Math.floor(next() * 30);
+      while (lines.size < count) {
+        const subject = next() < 0.3 ? pick(IDS) : formatSubject(pick(sets));
+        lines.add(`${pick(ALL)}:${pick(OBJECTS)}#${pick(RELATIONS)}@${subject}`);
+      }
+      return [...lines];
+    }
+
+    it('gives the same answer for every start, target and depth 1 to 4', async () => {
+      const next = random(20261126);
+      let compared = 0;
+      let allowed = 0;
+      for (let round = 0; round < 12; round += 1) {
+        const lines = graph(next);
+        for (const { limits, entries } of settings) {
+          const plain = new CheckEngine(new InMemoryTupleSource(lines), NAMESPACES, limits);
+          const remembering = memoEngine(new InMemoryTupleSource(lines), limits, entries);
+          for (const start of sets)
+            for (const subject of targets)
+              for (let depth = 1; depth <= 4; depth += 1) {
+                const tuple = { ...start, subject };
+                const expected = await plain.check(tuple, depth);
+                if ((await remembering.check(tuple, depth)) !== expected)
+                  expect.fail(
+                    `${formatSubject(start)}@${formatSubject(subject)} depth ${depth} in ${JSON.stringify(lines)}: not ${expected}`,
+                  );
+                compared += 1;
+                if (expected) allowed += 1;
+              }
+        }
+      }
+      // Both answers occur often enough for the comparison to mean something.
+      expect(allowed).toBeGreaterThan(compared / 50);
+      expect(compared - allowed).toBeGreaterThan(compared / 2);
+    }, 60_000);
   });
 });

@@ -7,7 +7,10 @@ import type { TupleSource } from './tuple-source.js';
  * every call is recorded so a spec can count round trips.
  */
 export class InMemoryTupleSource implements TupleSource {
-  readonly calls: Array<{ method: 'subjectsForCheck' | 'tuplesOf'; sets: readonly SubjectSet[] }> = [];
+  readonly calls: Array<{
+    method: 'subjectsForCheck' | 'subjectSetsOf' | 'setsWithSubject' | 'tuplesOf';
+    sets: readonly SubjectSet[];
+  }> = [];
   private readonly tuples: RelationTuple[];
 
   constructor(lines: readonly string[]) {
@@ -20,6 +23,25 @@ export class InMemoryTupleSource implements TupleSource {
     return this.matching(sets)
       .map((tuple) => tuple.subject)
       .filter((subject) => formatSubject(subject) === wanted || (withSets && isSubjectSet(subject)));
+  }
+
+  async subjectSetsOf(sets: readonly SubjectSet[]): Promise<ReadonlyMap<string, readonly SubjectSet[]>> {
+    this.calls.push({ method: 'subjectSetsOf', sets });
+    return new Map(
+      sets.map((set) => [
+        formatSubject(set),
+        this.matching([set])
+          .map((tuple) => tuple.subject)
+          .filter(isSubjectSet),
+      ]),
+    );
+  }
+
+  async setsWithSubject(target: Subject, limit: number): Promise<readonly SubjectSet[] | undefined> {
+    this.calls.push({ method: 'setsWithSubject', sets: [] });
+    const wanted = formatSubject(target);
+    const holding = this.tuples.filter((tuple) => formatSubject(tuple.subject) === wanted);
+    return holding.length > limit ? undefined : holding.map(({ namespace, object, relation }) => ({ namespace, object, relation }));
   }
 
   async tuplesOf(sets: readonly SubjectSet[]): Promise<readonly RelationTuple[]> {

@@ -20,8 +20,44 @@ export interface TupleSource {
    */
   reaches?(start: SubjectSet, target: Subject, maxDepth: number, maxVisitedSets: number): Promise<boolean | undefined>;
 
+  /**
+   * Optional, with `setsWithSubject`, for checks that remember the group graph (GroupMemo): the
+   * subject sets among the direct subjects of each of `sets`, by `formatSubject` of the set as given
+   * (every given set is in the map), in one round trip.
+   */
+  subjectSetsOf?(sets: readonly SubjectSet[]): Promise<ReadonlyMap<string, readonly SubjectSet[]>>;
+
+  /**
+   * Optional, with `subjectSetsOf`: the sets one of whose tuples has `target` itself as subject, in
+   * one round trip; undefined when there are more than `limit`. Sets of unknown namespaces may be
+   * left out: no check follows them.
+   */
+  setsWithSubject?(target: Subject, limit: number): Promise<readonly SubjectSet[] | undefined>;
+
   /** Every tuple of `sets`, in a stable order (object, relation, subject). */
   tuplesOf(sets: readonly SubjectSet[]): Promise<readonly RelationTuple[]>;
+}
+
+/**
+ * The sets holding a target directly, as a check looks them up: `formatSubject` of each such set and
+ * of its object's every-relation set (`ns:obj#`), so that both kinds of set are one lookup; `wide`
+ * when the target is in more sets than a check keeps.
+ */
+export type TargetHolders = ReadonlySet<string> | 'wide';
+
+/**
+ * What checks remember of the group graph between requests. Nothing read before an invalidation may
+ * be stored after it: a check takes `generation()` before its first read and passes it to every
+ * `remember…`.
+ */
+export interface GroupMemo {
+  generation(): number;
+  /** The subject sets among the direct subjects of `set`, when remembered. */
+  subjectSets(set: SubjectSet): readonly SubjectSet[] | undefined;
+  rememberSubjectSets(set: SubjectSet, sets: readonly SubjectSet[], generation: number): void;
+  /** The sets holding `target` directly, when remembered. */
+  holdersOf(target: Subject): TargetHolders | undefined;
+  rememberHoldersOf(target: Subject, holders: TargetHolders, generation: number): void;
 }
 
 /** Which namespaces exist: sets in others have no members. */

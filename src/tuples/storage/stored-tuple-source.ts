@@ -1,4 +1,4 @@
-import type { RelationTuple, Subject, SubjectSet } from '../domain/relation-tuple.js';
+import { formatSubject, isSubjectSet, type RelationTuple, type Subject, type SubjectSet } from '../domain/relation-tuple.js';
 import type { TupleSource } from '../engine/tuple-source.js';
 import type { NamespaceRegistry } from '../namespace-registry.js';
 import type { TuplesRepository } from '../tuples.repository.js';
@@ -27,6 +27,31 @@ export class StoredTupleSource implements TupleSource {
     const targetKey = encodeSubject(target, this.namespaces);
     if (startKey === undefined || targetKey === undefined) return false;
     return this.repository.reaches(startKey, targetKey, maxDepth, this.namespaces.knownIds(), maxVisitedSets);
+  }
+
+  async subjectSetsOf(sets: readonly SubjectSet[]): Promise<ReadonlyMap<string, readonly SubjectSet[]>> {
+    const bySet = new Map<string, SubjectSet[]>(sets.map((set) => [formatSubject(set), []]));
+    const stored = this.storedSets(sets);
+    if (stored.length === 0) return bySet;
+    for (const row of await this.repository.subjectSetsOf(stored)) {
+      const namespace = this.namespaces.nameOf(row.namespaceId) ?? String(row.namespaceId);
+      const subject = decodeSubject(row.subjectKey, this.namespaces);
+      // Only subject-set keys are read; the guard keeps the type honest.
+      if (isSubjectSet(subject)) bySet.get(formatSubject({ namespace, object: row.object, relation: row.relation }))?.push(subject);
+    }
+    return bySet;
+  }
+
+  async setsWithSubject(target: Subject, limit: number): Promise<readonly SubjectSet[] | undefined> {
+    // A set of an unknown namespace equals no stored subject.
+    const targetKey = encodeSubject(target, this.namespaces);
+    if (targetKey === undefined) return [];
+    const rows = await this.repository.setsWithSubject(targetKey, this.namespaces.knownIds(), limit);
+    return rows?.map((row) => ({
+      namespace: this.namespaces.nameOf(row.namespaceId) ?? String(row.namespaceId),
+      object: row.object,
+      relation: row.relation,
+    }));
   }
 
   async tuplesOf(sets: readonly SubjectSet[]): Promise<readonly RelationTuple[]> {
