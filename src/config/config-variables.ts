@@ -178,7 +178,8 @@ export const CONFIG_VARIABLES = {
   DATABASE_URL: variable({
     feeds: 'database.url',
     default: 'unset',
-    description: '`postgres://` URL of an external PostgreSQL. Unset: an embedded PostgreSQL is started in `DATA_DIR/postgres`, reached through a Unix socket there. A socket of an external server: `?host=/socket/dir`.',
+    description:
+      '`postgres://` URL of an external PostgreSQL. Unset: an embedded PostgreSQL is started in `DATA_DIR/postgres`, reached through a Unix socket there. A socket of an external server: `?host=/socket/dir`.',
     sensitive: true,
     parse: (raw, key) => postgresUrl(raw, key),
   }),
