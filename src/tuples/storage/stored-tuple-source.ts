@@ -34,7 +34,7 @@ export class StoredTupleSource implements TupleSource {
     const stored = this.storedSets(sets);
     if (stored.length === 0) return bySet;
     for (const row of await this.repository.subjectSetsOf(stored)) {
-      const namespace = this.namespaces.nameOf(row.namespaceId) ?? String(row.namespaceId);
+      const namespace = this.namespaceName(row.namespaceId);
       const subject = decodeSubject(row.subjectKey, this.namespaces);
       // Only subject-set keys are read; the guard keeps the type honest.
       if (isSubjectSet(subject)) bySet.get(formatSubject({ namespace, object: row.object, relation: row.relation }))?.push(subject);
@@ -48,7 +48,7 @@ export class StoredTupleSource implements TupleSource {
     if (targetKey === undefined) return [];
     const rows = await this.repository.setsWithSubject(targetKey, this.namespaces.knownIds(), limit);
     return rows?.map((row) => ({
-      namespace: this.namespaces.nameOf(row.namespaceId) ?? String(row.namespaceId),
+      namespace: this.namespaceName(row.namespaceId),
       object: row.object,
       relation: row.relation,
     }));
@@ -59,11 +59,16 @@ export class StoredTupleSource implements TupleSource {
     if (stored.length === 0) return [];
     const rows = await this.repository.tuplesOf(stored);
     return rows.map((row) => ({
-      namespace: this.namespaces.nameOf(row.namespaceId) ?? String(row.namespaceId),
+      namespace: this.namespaceName(row.namespaceId),
       object: row.object,
       relation: row.relation,
       subject: decodeSubject(row.subjectKey, this.namespaces),
     }));
+  }
+
+  /** A stored namespace id by name; an id this instance does not know stays readable as itself. */
+  private namespaceName(id: number): string {
+    return this.namespaces.nameOf(id) ?? String(id);
   }
 
   private storedSets(sets: readonly SubjectSet[]): StoredSet[] {
