@@ -61,15 +61,27 @@ export function installInputGuard(fastify: FastifyInstance, exposeInternal: bool
       done();
       return;
     }
-    const checkStrings = familyOf(listenerOf(request.raw), request.url.split('?', 1)[0] ?? '/') !== ErrorFamily.Access;
-    const bodyProblem = inputProblem(request.body, checkStrings);
-    const [part, problem] = bodyProblem !== undefined ? ['body', bodyProblem] : ['query', inputProblem(request.query, checkStrings)];
-    if (problem !== undefined) {
+    // Strings are checked first, for every family: input that passes that passes the depth-only check too,
+    // so the family (a walk over path prefixes) is looked up only for input that failed.
+    let found = partWithProblem(request.body, request.query, true);
+    if (found !== undefined && familyOf(listenerOf(request.raw), request.url.split('?', 1)[0] ?? '/') === ErrorFamily.Access) {
+      found = partWithProblem(request.body, request.query, false);
+    }
+    if (found !== undefined) {
+      const [part, problem] = found;
       sendError(request, reply, CommonErrors.invalidRequest(`The request ${part} ${problem}.`, { part }), exposeInternal);
       return;
     }
     done();
   });
+}
+
+/** The first of body and query that has a problem, with the problem; undefined when neither has. */
+function partWithProblem(body: unknown, query: unknown, checkStrings: boolean): readonly ['body' | 'query', string] | undefined {
+  const bodyProblem = inputProblem(body, checkStrings);
+  if (bodyProblem !== undefined) return ['body', bodyProblem];
+  const queryProblem = inputProblem(query, checkStrings);
+  return queryProblem === undefined ? undefined : ['query', queryProblem];
 }
 
 /**
