@@ -10,6 +10,13 @@ describe('digest', () => {
     expect(sha256Hex('é')).toBe('4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c');
   });
 
+  it('hashes several parts as if joined, strings and bytes alike (one part takes another path)', () => {
+    const abc = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+    expect(sha256Hex('a', 'bc')).toBe(abc);
+    expect(sha256Hex(Buffer.from('ab'), 'c')).toBe(abc);
+    expect(sha256Hex(Buffer.from('abc'))).toBe(abc);
+  });
+
   it('gives the PKCE S256 challenge of RFC 7636 appendix B', () => {
     expect(sha256Base64url('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
   });
