@@ -11,6 +11,8 @@ import type { PeerList } from './peer-list.js';
  * (never above the root). Other percent-encodings stay as they are.
  */
 export function normalisePath(path: string): string {
+  // Nearly every judged path is canonical already; it is returned as it is without splitting it.
+  if (isCanonical(path)) return path;
   const segments: string[] = [];
   for (const raw of path.split('/')) {
     const segment = raw.replace(/%2e/gi, '.');
@@ -23,12 +25,23 @@ export function normalisePath(path: string): string {
 }
 
 /**
+ * True only for paths `normalisePath` returns unchanged: rooted, no empty segment, no segment that is
+ * or may decode to `.` or `..` (no `/.` at all, no `%2e` at all).
+ */
+function isCanonical(path: string): boolean {
+  return path.startsWith('/') && !path.includes('//') && !path.includes('/.') && !ENCODED_DOT.test(path);
+}
+
+const ENCODED_DOT = /%2e/i;
+
+/**
  * Whether a segment of the path becomes `.` or `..` once an encoded separator (`%2f`, `%5c`) in it is
  * decoded, as in `/public/..%2fadmin` or `/public/%2e%2e%5cadmin`. `normalisePath` keeps such a
  * segment whole, so a rule for `/public/<.*>` would match it, while an upstream that decodes the
  * separator serves `/admin`. Encoded separators between ordinary names (`/files/a%2fb`) are fine.
  */
 export function formsDotSegmentWhenDecoded(path: string): boolean {
+  if (!path.includes('%')) return false;
   for (const segment of path.split('/')) {
     if (!/%(2f|5c)/i.test(segment)) continue;
     const decoded = segment.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
