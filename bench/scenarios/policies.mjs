@@ -135,6 +135,20 @@ function scenario(flavor, varied) {
     method: 'POST',
     path: `${BASE}/${flavor}/allowed`,
     target: varied ? undefined : 0.3,
+    // The same request (path, headers, JSON body) answered by a bare Fastify POST route: what a body
+    // costs by itself on this box (fixed rows only, to keep the run's length).
+    peer: varied
+      ? undefined
+      : {
+          name: 'bare Fastify JSON POST',
+          script: 'bench/peer/bare-post.mjs',
+          request: () => ({
+            path: `${BASE}/${flavor}/allowed`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: allowedInput(flavor, 1234),
+          }),
+        },
     setup: async (ctx) => {
       await seed(ctx, flavor);
       const headers = { ...ctx.adminHeaders, 'content-type': 'application/json' };
