@@ -5,12 +5,13 @@ import type { WebhooksConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
 import { IdentitiesService, type ProvisionedIdentity } from '../identities/index.js';
 import { TuplesService } from '../tuples/index.js';
+import { DeliveryPass } from './delivery-pass.js';
 import type { DirectoryEvent } from './directory-event.js';
 import { DirectorySyncError } from './directory-sync.errors.js';
 import type { DirectoryConnectionEntity } from './entities/directory-connection.entity.js';
 import { DirectoryUserLinkEntity } from './entities/directory-user-link.entity.js';
 import type { EventOutcome } from './event-outcome.js';
-import { SyncLedgerRepository } from './sync-ledger.repository.js';
+import { SyncLedgerRepository, type EventLogEntry } from './sync-ledger.repository.js';
 import { defaultTraitsMapping, mapTraits, type TraitsMapping } from './traits-mapping.js';
 
 /** The relation of a group's members: `<groups namespace>:<group id>#member@<identity id>`. */
@@ -53,12 +54,35 @@ export interface DeliveryResult {
   readonly tuplesChanged: boolean;
 }
 
+/** What a pass over a delivery's events did: the summary, the log entries, and what caches must drop. */
+class PassTally {
+  readonly summary: Record<EventOutcome, number> = { applied: 0, duplicate: 0, rejected: 0, failed: 0 };
+  readonly entries: EventLogEntry[] = [];
+  readonly identities = new Set<string>();
+  tuplesChanged = false;
+
+  applied(entry: ReceivedEvent, result: EffectResult): void {
+    this.summary[result.outcome] += 1;
+    for (const id of result.identities) this.identities.add(id);
+    this.tuplesChanged ||= result.tuplesChanged;
+    this.entries.push(logEntry(entry, result.outcome, result.errorCode));
+  }
+
+  failed(entry: ReceivedEvent, errorCode: string): void {
+    this.summary.failed += 1;
+    this.entries.push(logEntry(entry, 'failed', errorCode));
+  }
+}
+
 /**
  * Applies directory events to identities (through IdentitiesService) and group memberships (through
  * TuplesService). A delivery is one transaction: its replay record, the effects of its events and
- * their log entries commit together, once (one commit for a batch of 50, not 50). Each event runs
- * behind a savepoint: one that fails is rolled back alone, logged `failed`, and the rest still apply,
- * so every effect of one event is applied whole or not at all.
+ * their log entries commit together, once (one commit for a batch of 50, not 50). Every effect of one
+ * event is applied whole or not at all: the events run first in one pass behind one savepoint, with
+ * the delivery's links and e-mail owners read up front and its links written at the end; when any
+ * event fails, that pass is rolled back and the events run again one by one, each behind its own
+ * savepoint, so that the one that fails is rolled back alone, logged `failed`, and the rest still
+ * apply. Both ways give the same outcome; the first spares a clean batch most of its round trips.
  */
 @Injectable()
 export class DirectoryEffects {
@@ -76,57 +100,94 @@ export class DirectoryEffects {
     const { connection, timestampMs, receivedAt } = delivery;
     const received = delivery.events.map((event): ReceivedEvent => ({ connection, event, timestampMs, receivedAt }));
     return this.ledger.transaction(async (manager) => {
-      const summary: Record<EventOutcome, number> = { applied: 0, duplicate: 0, rejected: 0, failed: 0 };
-      const identities = new Set<string>();
-      let tuplesChanged = false;
       if (!(await this.ledger.claimDelivery(manager, connection.id, delivery.signatureDigest, receivedAt))) {
         await this.ledger.log(
           received.map((entry) => logEntry(entry, 'duplicate', null)),
           manager,
         );
-        return { summary: { ...summary, duplicate: received.length }, identities, tuplesChanged };
+        return { summary: { applied: 0, duplicate: received.length, rejected: 0, failed: 0 }, identities: new Set(), tuplesChanged: false };
       }
       const userIds = received.filter(({ event }) => event.kind.startsWith('user.')).map(({ event }) => event.userId!);
       await this.ledger.lockUsers(manager, connection.id, userIds);
-      const entries = [];
-      for (const [index, entry] of received.entries()) {
-        await this.ledger.savepoint(manager, index === 0);
-        try {
-          const result = await this.effects(manager, entry);
-          summary[result.outcome] += 1;
-          for (const id of result.identities) identities.add(id);
-          tuplesChanged ||= result.tuplesChanged;
-          entries.push(logEntry(entry, result.outcome, result.errorCode));
-        } catch (error) {
-          await this.ledger.rollbackToSavepoint(manager);
-          summary.failed += 1;
-          entries.push(logEntry(entry, 'failed', error instanceof AppError ? error.code : 'internal_error'));
-          if (!(error instanceof AppError)) {
-            this.logger.error({ msg: 'directory event failed', connection_id: connection.id, event: entry.event.kind }, error);
-          }
-        }
-      }
-      await this.ledger.log(entries, manager);
-      return { summary, identities, tuplesChanged };
+      const tally = (await this.inOnePass(manager, connection, received)) ?? (await this.eventByEvent(manager, connection, received));
+      await this.ledger.log(tally.entries, manager);
+      return { summary: tally.summary, identities: tally.identities, tuplesChanged: tally.tuplesChanged };
     });
   }
 
-  private effects(manager: EntityManager, received: ReceivedEvent): Promise<EffectResult> {
+  /**
+   * Applies every event behind one savepoint, or, when any fails, rolls them all back to it and
+   * answers undefined. What the rolled-back events announced (IdentitiesService and TuplesService
+   * announce inside the transaction: a `pg_notify`, and at once to this instance's listeners) does no
+   * harm: PostgreSQL drops the notifications queued since a savepoint when rolling back to it (so other
+   * instances hear only what commits), and here a listener has merely dropped a cache entry that was
+   * still good, as when one event fails on the event-by-event path.
+   */
+  private async inOnePass(
+    manager: EntityManager,
+    connection: DirectoryConnectionEntity,
+    received: readonly ReceivedEvent[],
+  ): Promise<PassTally | undefined> {
+    await this.ledger.savepoint(manager, true);
+    try {
+      const pass = await DeliveryPass.prefetched(
+        this.ledger,
+        this.identities,
+        manager,
+        connection.id,
+        received.map(({ event }) => event),
+      );
+      const tally = new PassTally();
+      for (const entry of received) tally.applied(entry, await this.effects(manager, pass, entry));
+      await pass.flush();
+      return tally;
+    } catch {
+      // The failing event is found, logged and reported by the event-by-event pass that follows.
+      await this.ledger.rollbackToSavepoint(manager);
+      return undefined;
+    }
+  }
+
+  /** Each event behind its own savepoint; the transaction stands at the one-pass savepoint, rolled back to. */
+  private async eventByEvent(
+    manager: EntityManager,
+    connection: DirectoryConnectionEntity,
+    received: readonly ReceivedEvent[],
+  ): Promise<PassTally> {
+    const pass = DeliveryPass.eventByEvent(this.ledger, this.identities, manager, connection.id);
+    const tally = new PassTally();
+    for (const [index, entry] of received.entries()) {
+      // The first event starts from the savepoint the one pass was rolled back to.
+      if (index > 0) await this.ledger.savepoint(manager, false);
+      try {
+        tally.applied(entry, await this.effects(manager, pass, entry));
+      } catch (error) {
+        await this.ledger.rollbackToSavepoint(manager);
+        tally.failed(entry, error instanceof AppError ? error.code : 'internal_error');
+        if (!(error instanceof AppError)) {
+          this.logger.error({ msg: 'directory event failed', connection_id: connection.id, event: entry.event.kind }, error);
+        }
+      }
+    }
+    return tally;
+  }
+
+  private effects(manager: EntityManager, pass: DeliveryPass, received: ReceivedEvent): Promise<EffectResult> {
     const { event } = received;
     switch (event.kind) {
       case 'user.created':
       case 'user.updated':
       case 'user.deleted':
-        return this.userEvent(manager, received);
+        return this.userEvent(manager, pass, received);
       case 'group.created':
       case 'group.updated':
         return this.groupSaved(manager, received);
       case 'group.deleted':
         return this.groupDeleted(manager, received);
       case 'group.user_added':
-        return this.memberAdded(manager, received);
+        return this.memberAdded(manager, pass, received);
       case 'group.user_removed':
-        return this.memberRemoved(manager, received);
+        return this.memberRemoved(manager, pass, received);
     }
   }
 
@@ -135,9 +196,13 @@ export class DirectoryEffects {
    * each other (`lockUsers`, until commit) and an event older than the last applied one is skipped, so
    * the last event of a burst wins whatever order they arrive in.
    */
-  private async userEvent(manager: EntityManager, { connection, event, timestampMs, receivedAt }: ReceivedEvent): Promise<EffectResult> {
+  private async userEvent(
+    manager: EntityManager,
+    pass: DeliveryPass,
+    { connection, event, timestampMs, receivedAt }: ReceivedEvent,
+  ): Promise<EffectResult> {
     const userId = event.userId!;
-    const link = await this.ledger.findUserLink(manager, connection.id, userId);
+    const link = await pass.userLink(userId);
     if (link !== null && Number(link.lastEventAt) > timestampMs) {
       return { outcome: 'duplicate', errorCode: DirectorySyncError.superseded().code, identities: [], tuplesChanged: false };
     }
@@ -147,6 +212,7 @@ export class DirectoryEffects {
     let tuplesChanged = false;
     if (ends && connection.onDeactivate === 'delete') {
       if (identityId !== null) {
+        pass.writing(identityId);
         await this.tuples.deleteSubjectWithin(manager, connection.groupsNamespace, identityId);
         await this.identities.deleteWithin(manager, identityId);
         written.push(identityId);
@@ -155,12 +221,14 @@ export class DirectoryEffects {
       }
     } else if (event.kind === 'user.deleted') {
       if (identityId !== null) {
+        pass.writing(identityId);
         await this.identities.setStateWithin(manager, identityId, 'inactive');
         written.push(identityId);
       }
     } else {
       const identity = this.provisioned(connection, event, ends);
-      identityId ??= await this.adoptable(manager, event);
+      identityId ??= await pass.adoptable(event.data['email']);
+      pass.writing(identityId, identity.traits);
       if (identityId === null) identityId = (await this.identities.createWithin(manager, identity)).identity.id;
       else {
         await this.identities.replaceWithin(manager, identityId, identity);
@@ -168,8 +236,7 @@ export class DirectoryEffects {
       }
     }
     const raw = event.data['raw'];
-    await this.ledger.saveUserLink(
-      manager,
+    await pass.saveUserLink(
       Object.assign(new DirectoryUserLinkEntity(), {
         connectionId: connection.id,
         directoryUserId: userId,
@@ -197,9 +264,13 @@ export class DirectoryEffects {
   }
 
   /** The user must have been provisioned by this connection (else `unknown_user`, logged `failed`). */
-  private async memberAdded(manager: EntityManager, { connection, event, receivedAt }: ReceivedEvent): Promise<EffectResult> {
+  private async memberAdded(
+    manager: EntityManager,
+    pass: DeliveryPass,
+    { connection, event, receivedAt }: ReceivedEvent,
+  ): Promise<EffectResult> {
     const group = event.group!;
-    const link = await this.ledger.findUserLink(manager, connection.id, event.userId!);
+    const link = await pass.userLink(event.userId!);
     if (link?.identityId === null || link?.identityId === undefined) throw DirectorySyncError.unknownUser();
     await this.ledger.saveGroup(manager, connection.id, group.id, group.name, receivedAt);
     await this.tuples.writeWithin(manager, {
@@ -212,8 +283,8 @@ export class DirectoryEffects {
   }
 
   /** A user this connection does not know is in none of its groups: nothing to remove. */
-  private async memberRemoved(manager: EntityManager, { connection, event }: ReceivedEvent): Promise<EffectResult> {
-    const link = await this.ledger.findUserLink(manager, connection.id, event.userId!);
+  private async memberRemoved(manager: EntityManager, pass: DeliveryPass, { connection, event }: ReceivedEvent): Promise<EffectResult> {
+    const link = await pass.userLink(event.userId!);
     if (link?.identityId === null || link?.identityId === undefined) return applied([], false);
     await this.tuples.deleteWithin(manager, {
       namespace: connection.groupsNamespace,
@@ -222,15 +293,6 @@ export class DirectoryEffects {
       subject: link.identityId,
     });
     return applied([], true);
-  }
-
-  /** An identity owning the event's e-mail that no directory user is linked to yet: linked rather than duplicated. */
-  private async adoptable(manager: EntityManager, event: DirectoryEvent): Promise<string | null> {
-    const email = event.data['email'];
-    if (typeof email !== 'string' || email === '') return null;
-    const owner = await this.identities.idByEmailWithin(manager, email);
-    if (owner === undefined || (await this.ledger.isIdentityLinked(manager, owner))) return null;
-    return owner;
   }
 
   private provisioned(connection: DirectoryConnectionEntity, event: DirectoryEvent, inactive: boolean): ProvisionedIdentity {

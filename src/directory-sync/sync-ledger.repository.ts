@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '../database/named-statements.js';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import type { Page } from '../common/pagination/page.js';
 import { DirectoryDeliveryEntity } from './entities/directory-delivery.entity.js';
 import { DirectoryEventEntity } from './entities/directory-event.entity.js';
@@ -9,7 +9,7 @@ import { DirectoryGroupLinkEntity } from './entities/directory-group-link.entity
 import { DirectoryUserLinkEntity } from './entities/directory-user-link.entity.js';
 import type { EventOutcome } from './event-outcome.js';
 
-/** One event's effects go back to this point when the event fails. */
+/** A delivery's effects go back to this point when its one pass fails, one event's when that event fails. */
 const SAVEPOINT = 'directory_sync_event';
 
 /** An event log entry before it is written. */
@@ -78,12 +78,27 @@ export class SyncLedgerRepository {
     return manager.findOneBy(DirectoryUserLinkEntity, { connectionId, directoryUserId });
   }
 
+  /** `findUserLink` for many users in one statement: the links that exist. */
+  findUserLinks(manager: EntityManager, connectionId: string, directoryUserIds: readonly string[]): Promise<DirectoryUserLinkEntity[]> {
+    if (directoryUserIds.length === 0) return Promise.resolve([]);
+    return manager.findBy(DirectoryUserLinkEntity, { connectionId, directoryUserId: In(directoryUserIds) });
+  }
+
   async isIdentityLinked(manager: EntityManager, identityId: string): Promise<boolean> {
     return (await manager.countBy(DirectoryUserLinkEntity, { identityId })) > 0;
   }
 
-  async saveUserLink(manager: EntityManager, link: DirectoryUserLinkEntity): Promise<void> {
-    await manager.upsert(DirectoryUserLinkEntity, link, ['connectionId', 'directoryUserId']);
+  /** `isIdentityLinked` for many identities in one statement: those a directory user is linked to. */
+  async linkedIdentities(manager: EntityManager, identityIds: readonly string[]): Promise<Set<string>> {
+    if (identityIds.length === 0) return new Set();
+    const links = await manager.find(DirectoryUserLinkEntity, { select: { identityId: true }, where: { identityId: In(identityIds) } });
+    return new Set(links.map((link) => link.identityId!));
+  }
+
+  /** Creates or replaces links, one row per directory user (a user twice in one call is an error). */
+  async saveUserLinks(manager: EntityManager, links: readonly DirectoryUserLinkEntity[]): Promise<void> {
+    if (links.length === 0) return;
+    await manager.upsert(DirectoryUserLinkEntity, [...links], ['connectionId', 'directoryUserId']);
   }
 
   /** Creates or renames the group; an unchanged name writes nothing. */

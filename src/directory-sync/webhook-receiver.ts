@@ -23,8 +23,9 @@ const REJECTED_LOG_WINDOW_MS = 60_000;
  *    and the timestamp's freshness (401); the envelope (400) — each refusal counted in the metrics and
  *    on the connection's `rejected` entry for that reason and minute (a flood adds no rows);
  * 3. inside the connection's concurrency bound, DirectoryEffects applies the delivery in one
- *    transaction: claimed by its (t, s) (a replay applies nothing and is logged `duplicate`), then each
- *    event behind a savepoint (one that fails is logged `failed` and the rest still apply);
+ *    transaction: claimed by its (t, s) (a replay applies nothing and is logged `duplicate`), then the
+ *    events in one pass, or, when one fails, each behind a savepoint (that one is logged `failed` and
+ *    the rest still apply);
  * 4. once committed (the changes were announced inside the transaction), the caller answers 200.
  */
 @Injectable()

@@ -301,6 +301,24 @@ export class IdentitiesRepository {
   }
 
   /**
+   * `idByEmail` for many e-mails (already normalized) in one statement: each owned one with its owner.
+   * An e-mail that is both one identity's login identifier and another's address answers, as there,
+   * the identifier's identity.
+   */
+  async idsByEmail(emails: readonly string[], within: EntityManager): Promise<Map<string, string>> {
+    if (emails.length === 0) return new Map();
+    const rows: { email: string; identity_id: string }[] = await within.query(
+      `SELECT DISTINCT ON (email) email, identity_id FROM (
+         SELECT identifier AS email, identity_id, 0 AS rank FROM identity_credential_identifiers WHERE type = $1 AND identifier = ANY($2::text[])
+         UNION ALL
+         SELECT value, identity_id, 1 FROM identity_verifiable_addresses WHERE via = 'email' AND value = ANY($2::text[])
+       ) AS owners ORDER BY email, rank`,
+      [PASSWORD, emails],
+    );
+    return new Map(rows.map((row) => [row.email, row.identity_id]));
+  }
+
+  /**
    * One indexed lookup, identifier (already normalized) -> password hash and identity (or undefined), as a
    * read another repository runs inside its own statement: the login submit reads its flow, its
    * failure counts and the credential in one round trip.

@@ -174,6 +174,25 @@ export class IdentitiesService {
     return normalized === undefined ? undefined : this.repository.idByEmail(normalized, manager);
   }
 
+  /**
+   * `idByEmailWithin` for many e-mails in one statement: each owned e-mail, as given, with its owner;
+   * e-mails owned by nobody (or that normalization refuses) are absent.
+   */
+  async idsByEmailWithin(manager: EntityManager, emails: readonly string[]): Promise<Map<string, string>> {
+    const normalized = new Map<string, string>();
+    for (const email of emails) {
+      const value = normalizeIdentifier(email);
+      if (value !== undefined) normalized.set(email, value);
+    }
+    const owners = await this.repository.idsByEmail([...new Set(normalized.values())], manager);
+    const found = new Map<string, string>();
+    for (const [email, value] of normalized) {
+      const owner = owners.get(value);
+      if (owner !== undefined) found.set(email, owner);
+    }
+    return found;
+  }
+
   // --- For the self-service context (login, registration, settings). ---
 
   /**

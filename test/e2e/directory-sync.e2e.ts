@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EventLog } from '../../src/directory-sync/event-log.js';
 import { IdentitiesService } from '../../src/identities/identities.service.js';
 import { bootApp, type TestApp } from '../support/app.js';
@@ -250,9 +251,14 @@ describe('user events', () => {
       event('user.created', user('b-2', 'not-an-email')),
       event('user.created', user('b-3', 'b3@example.com')),
     ];
-    const response = await send(connection, batch);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ applied: 2, duplicate: 0, rejected: 0, failed: 1 });
+    let response: HttpResponse<Summary> | undefined;
+    const trips = await deliveryRoundTrips(async () => {
+      response = await send(connection, batch);
+    });
+    expect(response!.status).toBe(200);
+    expect(response!.body).toEqual({ applied: 2, duplicate: 0, rejected: 0, failed: 1 });
+    // The one pass over all three is rolled back, then the failing event alone on the event-by-event pass.
+    expect(rollbacks(trips)).toBe(2);
     expect((await linkedIdentity(connection.id, 'b-1')).traits).toMatchObject({ email: 'b1@example.com' });
     expect((await linkedIdentity(connection.id, 'b-3')).traits).toMatchObject({ email: 'b3@example.com' });
     const failed = await events(connection.id, '?outcome=failed');
@@ -278,6 +284,190 @@ describe('user events', () => {
     const responses = await Promise.all(deliveries.reverse().map(({ body, header }) => deliver(connection, body, header)));
     expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
     expect((await linkedIdentity(connection.id, 'burst')).traits).toMatchObject({ name: { first: 'Version 49' } });
+  });
+});
+
+/**
+ * The round trips of the one delivery `work` sends: every statement on the pooled connection that
+ * claimed it, from its START TRANSACTION to its COMMIT (what the application's pg clients send).
+ */
+async function deliveryRoundTrips(work: () => Promise<unknown>): Promise<string[]> {
+  const spy = vi.spyOn(pg.Client.prototype, 'query');
+  let calls: { text: string; client: unknown }[];
+  try {
+    await work();
+  } finally {
+    calls = spy.mock.calls.map(([query], index) => ({
+      text: typeof query === 'string' ? query : (query as { text: string }).text,
+      client: spy.mock.contexts[index],
+    }));
+    spy.mockRestore();
+  }
+  const claim = calls.findIndex(({ text }) => text.includes('INSERT INTO directory_sync_deliveries'));
+  expect(claim).toBeGreaterThanOrEqual(0);
+  const own = calls.filter(({ client }) => client === calls[claim]!.client).map(({ text }) => text);
+  const at = own.indexOf(calls[claim]!.text);
+  const start = own.lastIndexOf('START TRANSACTION', at);
+  const end = own.indexOf('COMMIT', at);
+  expect(start).toBeGreaterThanOrEqual(0);
+  expect(end).toBeGreaterThan(at);
+  return own.slice(start, end + 1);
+}
+
+/** How often a delivery went back to a savepoint: its one pass, or one event of the event-by-event pass. */
+function rollbacks(trips: readonly string[]): number {
+  return trips.filter((text) => text.startsWith('ROLLBACK TO SAVEPOINT')).length;
+}
+
+/** The log of a connection as (event, object, outcome, error code), in a stable order. */
+async function logged(connectionId: string): Promise<string[]> {
+  return (await events(connectionId, '?limit=500'))
+    .map((entry) => [entry.event, entry.object_id, entry.outcome, entry.error_code ?? '-'].join(' '))
+    .sort();
+}
+
+describe('a delivery: its events in one pass', () => {
+  it('a clean batch of N user.created costs a fixed number of round trips per event', async () => {
+    const connection = await connect();
+    const size = 10;
+    const batch = Array.from({ length: size }, (_, index) => event('user.created', user(`rt-${index}`, `rt-${index}@example.com`)));
+    let response: HttpResponse<Summary> | undefined;
+    const trips = await deliveryRoundTrips(async () => {
+      response = await send(connection, batch);
+    });
+    expect(response!.body).toEqual({ applied: size, duplicate: 0, rejected: 0, failed: 0 });
+    // BEGIN, claim, lock, the pass's savepoint, the users' links, the e-mails' owners, the links' upsert,
+    // log, COMMIT; per event the identity's four inserts (identity, identifier, verifiable and recovery
+    // address). Event by event it was 5 + 8 per event: a savepoint, the link, the e-mail's owner and the
+    // link's upsert each.
+    expect(trips).toHaveLength(9 + 4 * size);
+    expect(rollbacks(trips)).toBe(0);
+    expect((await linkedIdentity(connection.id, 'rt-9')).traits).toMatchObject({ email: 'rt-9@example.com' });
+  });
+
+  it('events about one user in one delivery: created, updated, added to a group, deactivated', async () => {
+    const connection = await connect();
+    const count = await identityCount();
+    let response: HttpResponse<Summary> | undefined;
+    const trips = await deliveryRoundTrips(async () => {
+      response = await send(connection, [
+        event('user.created', user('one-m', 'm1@example.com')),
+        event('user.updated', user('one-m', 'm2@example.com', { first_name: 'Mary' })),
+        event('group.user_added', { ...user('one-m', 'm2@example.com'), group: group('one-g') }),
+        event('user.deleted', user('one-m', 'm2@example.com')),
+      ]);
+    });
+    expect(response!.body).toEqual({ applied: 4, duplicate: 0, rejected: 0, failed: 0 });
+    // In one pass: the pass's own writes kept its early reads true.
+    expect(rollbacks(trips)).toBe(0);
+    expect(await identityCount()).toBe(count + 1);
+    const identity = await linkedIdentity(connection.id, 'one-m');
+    expect(identity.state).toBe('inactive');
+    expect(identity.traits).toEqual({ email: 'm2@example.com', name: { first: 'Mary', last: 'Lovelace' } });
+    expect(await member('groups', 'one-g', identity.id)).toBe(true);
+    expect(await logged(connection.id)).toEqual([
+      'group.user_added one-m applied -',
+      'user.created one-m applied -',
+      'user.deleted one-m applied -',
+      'user.updated one-m applied -',
+    ]);
+  });
+
+  it('with on_deactivate=delete: created, deleted and created again in one delivery leaves one new identity', async () => {
+    const connection = await connect({ on_deactivate: 'delete' });
+    const count = await identityCount();
+    let response: HttpResponse<Summary> | undefined;
+    const trips = await deliveryRoundTrips(async () => {
+      response = await send(connection, [
+        event('user.created', user('again', 'again@example.com')),
+        event('user.deleted', user('again', 'again@example.com')),
+        event('user.created', user('again', 'again@example.com', { first_name: 'Second' })),
+      ]);
+    });
+    expect(response!.body).toEqual({ applied: 3, duplicate: 0, rejected: 0, failed: 0 });
+    // In one pass: the pass's own writes kept its early reads true.
+    expect(rollbacks(trips)).toBe(0);
+    expect(await identityCount()).toBe(count + 1);
+    expect((await linkedIdentity(connection.id, 'again')).traits).toMatchObject({ email: 'again@example.com', name: { first: 'Second' } });
+  });
+
+  it('an e-mail freed in a delivery goes to the next user: one deleted, another created with its e-mail', async () => {
+    const connection = await connect({ on_deactivate: 'delete' });
+    expect((await send(connection, event('user.created', user('leaves', 'shared@example.com')))).body).toMatchObject({ applied: 1 });
+    const gone = await linkedIdentity(connection.id, 'leaves');
+    let response: HttpResponse<Summary> | undefined;
+    const trips = await deliveryRoundTrips(async () => {
+      response = await send(connection, [
+        event('user.deleted', user('leaves', 'shared@example.com')),
+        event('user.created', user('arrives', 'shared@example.com')),
+      ]);
+    });
+    expect(response!.body).toEqual({ applied: 2, duplicate: 0, rejected: 0, failed: 0 });
+    // In one pass: the pass's own writes kept its early reads true.
+    expect(rollbacks(trips)).toBe(0);
+    expectIdentityError(await app.admin.get(`/identities/${gone.id}`), 404, 'not_found');
+    const arrived = await linkedIdentity(connection.id, 'arrives');
+    expect(arrived.id).not.toBe(gone.id);
+    expect(arrived.traits).toMatchObject({ email: 'shared@example.com' });
+    const links = await queryDatabase<{ directory_user_id: string; identity_id: string | null }>(
+      app.databaseUrl,
+      'SELECT directory_user_id, identity_id FROM directory_sync_users WHERE connection_id = $1 ORDER BY directory_user_id',
+      [connection.id],
+    );
+    expect(links).toEqual([
+      { directory_user_id: 'arrives', identity_id: arrived.id },
+      { directory_user_id: 'leaves', identity_id: null },
+    ]);
+  });
+
+  it('an e-mail moved in a delivery: the user who had it changes e-mail, a new user gets it', async () => {
+    const connection = await connect();
+    expect((await send(connection, event('user.created', user('mover', 'moved@example.com')))).body).toMatchObject({ applied: 1 });
+    const mover = await linkedIdentity(connection.id, 'mover');
+    const count = await identityCount();
+    let response: HttpResponse<Summary> | undefined;
+    const trips = await deliveryRoundTrips(async () => {
+      response = await send(connection, [
+        event('user.updated', user('mover', 'moved.new@example.com')),
+        event('user.created', user('taker', 'moved@example.com')),
+      ]);
+    });
+    expect(response!.body).toEqual({ applied: 2, duplicate: 0, rejected: 0, failed: 0 });
+    // In one pass: the pass's own writes kept its early reads true.
+    expect(rollbacks(trips)).toBe(0);
+    expect(await identityCount()).toBe(count + 1);
+    expect((await linkedIdentity(connection.id, 'mover')).traits).toMatchObject({ email: 'moved.new@example.com' });
+    const taker = await linkedIdentity(connection.id, 'taker');
+    expect(taker.id).not.toBe(mover.id);
+    expect(taker.traits).toMatchObject({ email: 'moved@example.com' });
+  });
+
+  it('an unlinked identity is adopted by the first user with its e-mail; a second one in the same delivery fails', async () => {
+    const connection = await connect();
+    const existing = await app.admin.post<Identity>('/identities', { json: { traits: { email: 'adopted@example.com' } } });
+    expect(existing.status).toBe(201);
+    const count = await identityCount();
+    let response: HttpResponse<Summary> | undefined;
+    const trips = await deliveryRoundTrips(async () => {
+      response = await send(connection, [
+        event('user.created', user('first-owner', 'Adopted@example.com')),
+        event('user.created', user('second-owner', 'adopted@example.com')),
+        event('user.created', user('bystander', 'bystander@example.com')),
+      ]);
+    });
+    expect(response!.body).toEqual({ applied: 2, duplicate: 0, rejected: 0, failed: 1 });
+    // The second owner's conflict sends the delivery event by event: the pass, then that event, rolled back.
+    expect(rollbacks(trips)).toBe(2);
+    expect(await identityCount()).toBe(count + 1);
+    expect((await linkedIdentity(connection.id, 'first-owner')).id).toBe(existing.body.id);
+    expect(
+      await queryDatabase(app.databaseUrl, 'SELECT 1 FROM directory_sync_users WHERE directory_user_id = $1', ['second-owner']),
+    ).toHaveLength(0);
+    expect(await logged(connection.id)).toEqual([
+      'user.created bystander applied -',
+      'user.created first-owner applied -',
+      'user.created second-owner failed conflict',
+    ]);
   });
 });
 
