@@ -12,7 +12,11 @@ import type { PeerList } from './peer-list.js';
  */
 export function normalisePath(path: string): string {
   // Nearly every judged path is canonical already; it is returned as it is without splitting it.
-  if (isCanonical(path)) return path;
+  return isCanonical(path) ? path : resolvedSegments(path);
+}
+
+/** The walk of `normalisePath` over every segment, whatever the path (exported for the differential test). */
+export function resolvedSegments(path: string): string {
   const segments: string[] = [];
   for (const raw of path.split('/')) {
     const segment = raw.replace(/%2e/gi, '.');
@@ -41,7 +45,12 @@ const ENCODED_DOT = /%2e/i;
  * separator serves `/admin`. Encoded separators between ordinary names (`/files/a%2fb`) are fine.
  */
 export function formsDotSegmentWhenDecoded(path: string): boolean {
-  if (!path.includes('%')) return false;
+  // Without a '%' there is no encoded separator to decode.
+  return path.includes('%') && hasDotSegmentWhenDecoded(path);
+}
+
+/** The walk of `formsDotSegmentWhenDecoded` over every segment (exported for the differential test). */
+export function hasDotSegmentWhenDecoded(path: string): boolean {
   for (const segment of path.split('/')) {
     if (!/%(2f|5c)/i.test(segment)) continue;
     const decoded = segment.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
