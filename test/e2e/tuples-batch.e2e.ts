@@ -142,8 +142,20 @@ describe('uncached checks', () => {
     expect(await eventually(async () => heard >= 2)).toBe(true);
     expect((await check('doc0', 'chief')).status).toBe(200);
 
-    const statements = vi.spyOn(repository as unknown as Statements, 'run');
     const objects = Array.from({ length: 24 }, (_, index) => `doc${index}`);
+    let asked = 0;
+    const read = reader.read.bind(reader);
+    vi.spyOn(reader, 'read').mockImplementation((entry) => {
+      asked += 1;
+      return read(entry);
+    });
+    // A slow database, so that the test does not depend on how fast requests arrive: the first
+    // statement answers only once every check has asked for its read.
+    const run = (repository as unknown as Statements).run.bind(repository);
+    const statements = vi.spyOn(repository as unknown as Statements, 'run').mockImplementation(async (name, values) => {
+      if (statements.mock.calls.length === 1) await eventually(async () => asked === objects.length);
+      return run(name, values);
+    });
     const statuses = await Promise.all(objects.map(async (object) => (await check(object, 'chief')).status));
     expect(statuses).toEqual(objects.map((_, index) => (index % 2 === 0 ? 200 : 403)));
     expect(statements.mock.calls.length).toBeLessThan(objects.length);
