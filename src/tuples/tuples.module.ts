@@ -7,6 +7,7 @@ import { ExpandController } from './expand.controller.js';
 import { NamespaceRegistry } from './namespace-registry.js';
 import { PageTokenCodec } from './page-token.codec.js';
 import { RelationTuplesController } from './relation-tuples.controller.js';
+import { SetCheckBatchReader } from './storage/set-check-batch.reader.js';
 import { TuplesRepository } from './tuples.repository.js';
 import { TuplesService } from './tuples.service.js';
 
@@ -14,7 +15,16 @@ import { TuplesService } from './tuples.service.js';
 @Module({
   imports: [AdminAuthModule],
   controllers: [RelationTuplesController, ExpandController],
-  providers: [CheckRoute, TuplesService, TuplesRepository, NamespaceRegistry, CheckCache, GroupMemoCache, PageTokenCodec],
+  providers: [
+    CheckRoute,
+    TuplesService,
+    TuplesRepository,
+    NamespaceRegistry,
+    CheckCache,
+    GroupMemoCache,
+    PageTokenCodec,
+    SetCheckBatchReader,
+  ],
   exports: [TuplesService],
 })
 export class TuplesModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SUBJECT_SET_END, SUBJECT_SET_FIRST } from './storage/subject-key.js';
-import type { PageCursor, StoredFilter, StoredSet, StoredTuple } from './storage/stored-tuple.js';
+import type { PageCursor, SetCheckRead, StoredFilter, StoredSet, StoredTuple } from './storage/stored-tuple.js';
 import type { Announce } from '../database/change-notifier.js';
 import { type NamedStatement, runNamed, withTransaction } from '../database/named-statements.js';
 import { sqlStateOf } from '../database/sql-state.js';
@@ -47,6 +47,23 @@ const checkOneSet = `
   SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND t.subject_key = $4
   UNION ALL
   SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND ${setsOfRelation('$3')} AND t.subject_key <> $4`;
+/**
+ * Single-set check reads of concurrent checks in one statement (see SetCheckBatchReader): each row of
+ * $1..$5 is one `checkOneSet`, or one `checkOneSetTarget` when its with_sets is false, and every row
+ * answered carries the ordinal of its read. with_sets gates the subject-set branch as a one-time filter
+ * per read, so both kinds share a batch (measured no dearer than a statement without the flag). Each
+ * branch is a primary key probe or range per read, also on a table without statistics yet.
+ */
+const checkSets = `
+  SELECT q.n::int AS n, t.subject_key
+  FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::bool[])
+    WITH ORDINALITY AS q(namespace_id, object, relation, target, with_sets, n)
+  CROSS JOIN LATERAL (
+    SELECT t.subject_key FROM relation_tuples t WHERE ${SAME_SET} AND t.subject_key = q.target
+    UNION ALL
+    SELECT t.subject_key FROM relation_tuples t
+    WHERE q.with_sets AND ${SAME_SET} AND ${setsOfRelation('q.relation')} AND t.subject_key <> q.target
+  ) t`;
 const checkTarget = (match: string): string =>
   `SELECT t.subject_key FROM ${LEVEL_SETS} JOIN relation_tuples t ON ${match} AND t.subject_key = $4`;
 /** The tuples of the level's sets whose subjects are subject sets: an index range per set. */
@@ -100,6 +117,7 @@ const statements = (tuples: EntityRows<RelationTupleEntity>) => ({
   walkTo,
   checkOneSet,
   checkOneSetTarget: `SELECT t.subject_key FROM relation_tuples t WHERE ${ONE_SET} AND t.subject_key = $4`,
+  checkSets,
   childrenOfOneSet: `SELECT ${tuples.qualified('t')} FROM relation_tuples t WHERE ${ONE_SET} ORDER BY t.subject_key`,
   checkLevel: checkLevel(SAME_SET, setsOfRelation('q.relation')),
   checkLevelAnyRelation: checkLevel(SAME_OBJECT, SETS_OF_ANY_RELATION),
@@ -151,15 +169,16 @@ export class TuplesRepository {
     this.named = named(this.statements);
   }
 
-  /** The subject keys of `sets` that are `targetKey`, plus, when `withSets`, every subject set among them. */
+  /**
+   * The subject keys of `sets` that are `targetKey`, plus, when `withSets`, every subject set among them.
+   * A level of one exact set alone is read through SetCheckBatchReader, which gathers concurrent checks.
+   */
   async subjectKeysForCheck(sets: readonly StoredSet[], targetKey: string, withSets: boolean): Promise<string[]> {
     const { exact, anyRelation } = partition(sets);
-    const keys: string[] = [];
+    let keys: string[] = [];
     if (exact.length === 1) {
       const [set] = exact as [StoredSet];
-      const name = withSets ? 'checkOneSet' : 'checkOneSetTarget';
-      for (const row of await this.run<SubjectRow>(name, [set.namespaceId, set.object, set.relation, targetKey]))
-        keys.push(row.subject_key);
+      keys = await this.subjectKeysOfSet({ set, targetKey, withSets });
     } else if (exact.length > 1) {
       const name = withSets ? 'checkLevel' : 'checkTarget';
       for (const row of await this.run<SubjectRow>(name, [...columns(exact), targetKey])) keys.push(row.subject_key);
@@ -168,6 +187,26 @@ export class TuplesRepository {
       const name = withSets ? 'checkLevelAnyRelation' : 'checkTargetAnyRelation';
       for (const row of await this.run<SubjectRow>(name, [...columns(anyRelation), targetKey])) keys.push(row.subject_key);
     }
+    return keys;
+  }
+
+  /** `subjectKeysForCheck` of one exact set, in the plain statement: the cheapest for one read alone. */
+  async subjectKeysOfSet({ set, targetKey, withSets }: SetCheckRead): Promise<string[]> {
+    const name = withSets ? 'checkOneSet' : 'checkOneSetTarget';
+    const rows = await this.run<SubjectRow>(name, [set.namespaceId, set.object, set.relation, targetKey]);
+    return rows.map((row) => row.subject_key);
+  }
+
+  /**
+   * `subjectKeysOfSet` of each read, in one statement: the keys of the i-th read at i. Reads may repeat;
+   * each gets its own keys.
+   */
+  async subjectKeysOfEach(reads: readonly SetCheckRead[]): Promise<string[][]> {
+    const sets = reads.map((read) => read.set);
+    const values = [...columns(sets), reads.map((read) => read.targetKey), reads.map((read) => read.withSets)];
+    const keys = reads.map((): string[] => []);
+    // WITH ORDINALITY counts from 1.
+    for (const row of await this.run<SubjectRow & { n: number }>('checkSets', values)) keys[row.n - 1]!.push(row.subject_key);
     return keys;
   }
 

@@ -11,6 +11,7 @@ import { CheckEngine, DEFAULT_CHECK_LIMITS } from './engine/check.engine.js';
 import { ExpandEngine } from './engine/expand.engine.js';
 import { NamespaceRegistry } from './namespace-registry.js';
 import { PageTokenCodec } from './page-token.codec.js';
+import { SetCheckBatchReader } from './storage/set-check-batch.reader.js';
 import { StoredTupleSource } from './storage/stored-tuple-source.js';
 import type { StoredFilter, StoredTuple } from './storage/stored-tuple.js';
 import { decodeSubject, encodeSubject } from './storage/subject-key.js';
@@ -67,8 +68,9 @@ export class TuplesService {
     private readonly pageTokens: PageTokenCodec,
     @InjectConfig('tuples') tuples: TuplesConfig,
     groups: GroupMemoCache,
+    setReads: SetCheckBatchReader,
   ) {
-    const source = new StoredTupleSource(repository, namespaces);
+    const source = new StoredTupleSource(repository, setReads, namespaces);
     this.checkEngine = new CheckEngine(source, namespaces, DEFAULT_CHECK_LIMITS, tuples.setCacheSize > 0 ? groups : undefined);
     this.expandEngine = new ExpandEngine(source, namespaces);
     this.maxDepth = tuples.maxDepth;

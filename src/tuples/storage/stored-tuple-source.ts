@@ -2,6 +2,7 @@ import { formatSubject, isSubjectSet, type RelationTuple, type Subject, type Sub
 import type { TupleSource } from '../engine/tuple-source.js';
 import type { NamespaceRegistry } from '../namespace-registry.js';
 import type { TuplesRepository } from '../tuples.repository.js';
+import type { SetCheckBatchReader } from './set-check-batch.reader.js';
 import { decodeSubject, encodeSubject } from './subject-key.js';
 import type { StoredSet } from './stored-tuple.js';
 
@@ -9,6 +10,7 @@ import type { StoredSet } from './stored-tuple.js';
 export class StoredTupleSource implements TupleSource {
   constructor(
     private readonly repository: TuplesRepository,
+    private readonly setReads: SetCheckBatchReader,
     private readonly namespaces: NamespaceRegistry,
   ) {}
 
@@ -17,7 +19,12 @@ export class StoredTupleSource implements TupleSource {
     // A target in an unknown namespace matches no row; '' is never a stored key.
     const targetKey = encodeSubject(target, this.namespaces) ?? '';
     if (stored.length === 0 || (targetKey === '' && !withSets)) return [];
-    const keys = await this.repository.subjectKeysForCheck(stored, targetKey, withSets);
+    // One exact set is what an uncached check usually reads; concurrent checks share its statement.
+    const one = stored.length === 1 ? stored[0] : undefined;
+    const keys =
+      one !== undefined && one.relation !== ''
+        ? await this.setReads.read({ set: one, targetKey, withSets })
+        : await this.repository.subjectKeysForCheck(stored, targetKey, withSets);
     return keys.map((key) => decodeSubject(key, this.namespaces));
   }
 

@@ -25,3 +25,10 @@ export interface PageCursor {
   readonly relation: string;
   readonly subjectKey: string;
 }
+
+/** A check's read of one exact set: its subjects that are `targetKey`, plus its subject sets when `withSets`. */
+export interface SetCheckRead {
+  readonly set: StoredSet;
+  readonly targetKey: string;
+  readonly withSets: boolean;
+}
