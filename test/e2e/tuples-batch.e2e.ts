@@ -8,6 +8,7 @@ import { TuplesRepository } from '../../src/tuples/tuples.repository.js';
 import { bootApp, type TestApp } from '../support/app.js';
 import { queryDatabase } from '../support/database.js';
 import { eventually } from '../support/tuples.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 /**
  * Single-set check reads gathered into one statement (SetCheckBatchReader) against real PostgreSQL:
@@ -21,17 +22,6 @@ const NAMESPACES = JSON.stringify([
 ]);
 
 type Statements = { run: (name: string, values: unknown[]) => Promise<unknown[]> };
-
-/** A small deterministic generator (mulberry32): a failing case can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sorted = (keys: readonly string[]): string[] => [...keys].sort();
 
@@ -70,7 +60,7 @@ afterEach(() => {
 
 describe('reads through the batcher', () => {
   it('give each caller exactly what its own statement gives, for random sets, targets and duplicates', async () => {
-    const next = random(20261126);
+    const next = seededRandom(20261126);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
     const targets = ['i:u0', 'i:u3', 'i:u6', 'i:nobody', 's:2:o1#member', 's:2:o2#viewer', 's:1:o0#viewer', ''];
     const reads: SetCheckRead[] = [];

@@ -5,6 +5,7 @@ import { GroupMemoCache } from '../cache/group-memo-cache.js';
 import { formatSubject, type Subject, type SubjectSet } from '../domain/relation-tuple.js';
 import { CheckEngine, DEFAULT_CHECK_LIMITS, type CheckLimits } from './check.engine.js';
 import { InMemoryTupleSource, parseTupleText } from './in-memory-tuple-source.js';
+import { seededRandom } from '../../../test/support/seeded-random.js';
 
 const NAMESPACES = new Set(['files', 'groups', 'folders']);
 
@@ -283,17 +284,6 @@ describe('CheckEngine with a group memo', () => {
       { limits: { maxVisitedSets: 10_000, maxRememberedSets: 2 }, entries: 3 },
     ];
 
-    /** mulberry32: a small seeded generator, so every run draws the same graphs. */
-    function random(seed: number): () => number {
-      let state = seed;
-      return () => {
-        state = (state + 0x6d2b79f5) | 0;
-        let t = Math.imul(state ^ (state >>> 15), 1 | state);
-        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
-    }
-
     function graph(next: () => number): string[] {
       const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
       const lines = new Set<string>();
@@ -306,7 +296,7 @@ describe('CheckEngine with a group memo', () => {
     }
 
     it('gives the same answer for every start, target and depth 1 to 4', async () => {
-      const next = random(20261126);
+      const next = seededRandom(20261126);
       let compared = 0;
       let allowed = 0;
       for (let round = 0; round < 12; round += 1) {
