@@ -84,6 +84,26 @@ describe('reads through the batcher', () => {
     expect(names.length).toBeLessThan(reads.length / 50);
   });
 
+  it('give each caller of a subject-set read exactly the rows its own statement gives, duplicates included', async () => {
+    const next = seededRandom(20261127);
+    const sets = Array.from({ length: 200 }, () => ({
+      namespaceId: [1, 2, 3][Math.floor(next() * 3)]!,
+      object: `o${Math.floor(next() * 15)}`,
+      relation: ['viewer', 'member', 'owner'][Math.floor(next() * 3)]!,
+    }));
+    const byKey = (rows: readonly { subjectKey: string; object: string; relation: string }[]): string[] =>
+      rows.map((row) => `${row.object}#${row.relation}@${row.subjectKey}`).sort();
+    const expected: string[][] = [];
+    for (const set of sets) expected.push(byKey(await repository.subjectSetsOf([set])));
+    expect(expected.some((rows) => rows.length === 0)).toBe(true);
+    expect(expected.some((rows) => rows.length > 1)).toBe(true);
+
+    const statements = vi.spyOn(repository as unknown as Statements, 'run');
+    const answers = await Promise.all(sets.map((set) => reader.subjectSetsOf(set)));
+    expect(answers.map(byKey)).toEqual(expected);
+    expect(statements.mock.calls.length).toBeLessThan(sets.length / 50);
+  });
+
   it('see a row written just before the read was asked for: nothing is kept between reads', async () => {
     const read: SetCheckRead = { set: { namespaceId: 1, object: 'fresh', relation: 'viewer' }, targetKey: 'i:ann', withSets: true };
     expect(await Promise.all([reader.read(read), reader.read({ ...read, targetKey: 'i:ben' })])).toEqual([[], []]);

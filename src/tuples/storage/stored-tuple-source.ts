@@ -40,7 +40,14 @@ export class StoredTupleSource implements TupleSource {
     const bySet = new Map<string, SubjectSet[]>(sets.map((set) => [formatSubject(set), []]));
     const stored = this.storedSets(sets);
     if (stored.length === 0) return bySet;
-    for (const row of await this.repository.subjectSetsOf(stored)) {
+    // Exact sets are what the memo usually misses: concurrent checks share their statement.
+    const exact = stored.filter((set) => set.relation !== '');
+    const anyRelation = stored.filter((set) => set.relation === '');
+    const [shared, own] = await Promise.all([
+      Promise.all(exact.map((set) => this.setReads.subjectSetsOf(set))),
+      anyRelation.length === 0 ? [] : this.repository.subjectSetsOf(anyRelation),
+    ]);
+    for (const row of [...shared.flat(), ...own]) {
       const namespace = this.namespaceName(row.namespaceId);
       const subject = decodeSubject(row.subjectKey, this.namespaces);
       // Only subject-set keys are read; the guard keeps the type honest.
