@@ -21,6 +21,12 @@ const OBSERVATIONS: ReadonlyArray<[string, string, number, string, number]> = [
   ['GET', '/clients/:id', 200, 'admin', 12],
   ['GET', 'unmatched', 404, 'public', 0.02],
   ['GET', '/a "quoted"\\path', 200, 'admin', 5],
+  // Label sets that share a route, then a listener, then a method, first seen in mixed order.
+  ['GET', '/oauth2/token', 200, 'admin', 0.002],
+  ['POST', '/clients/:id', 201, 'admin', 0.01],
+  ['GET', '/oauth2/token', 200, 'public', 0.0001],
+  ['POST', '/oauth2/token', 200, 'admin', 0.03],
+  ['GET', '/clients/:id', 404, 'admin', 0.004],
 ];
 
 describe('HttpDurationHistogram', () => {

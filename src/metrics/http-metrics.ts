@@ -64,27 +64,38 @@ export class HttpDurationHistogram {
   readonly help = HELP;
   readonly type = 'histogram' as const;
   readonly aggregator = 'sum' as const;
-  private series = new Map<string, HttpDurationSeries>();
+  /**
+   * Series by route, then listener, method and status. Nested maps of the label values themselves
+   * rather than one map of a joined key: the route templates, listener names and method names are
+   * the same string objects on every request, whose hashes V8 keeps, while a joined key was a new
+   * string to build and hash on every request.
+   */
+  private byRoute = new Map<string, Map<string, Map<string, Map<number, HttpDurationSeries>>>>();
+  /** Every series, in creation order, for the export. */
+  private all: HttpDurationSeries[] = [];
 
   /** The series of one label set, created on first use. */
   seriesFor(method: string, route: string, statusCode: number, listener: string): HttpDurationSeries {
-    const key = `${method} ${statusCode} ${listener} ${route}`;
-    let series = this.series.get(key);
-    if (series === undefined) {
-      series = new HttpDurationSeries({ method, route, status_code: statusCode, listener });
-      this.series.set(key, series);
-    }
-    return series;
+    return this.byRoute.get(route)?.get(listener)?.get(method)?.get(statusCode) ?? this.create(method, route, statusCode, listener);
   }
 
   reset(): void {
-    this.series = new Map();
+    this.byRoute = new Map();
+    this.all = [];
+  }
+
+  private create(method: string, route: string, statusCode: number, listener: string): HttpDurationSeries {
+    const series = new HttpDurationSeries({ method, route, status_code: statusCode, listener });
+    const ofListener = madeIn(madeIn(this.byRoute, route), listener);
+    madeIn(ofListener, method).set(statusCode, series);
+    this.all.push(series);
+    return series;
   }
 
   getForPromString(): Promise<ExportedMetric> {
     const bucketName = `${this.name}_bucket`;
     const values: ExportedValue[] = [];
-    for (const series of this.series.values()) {
+    for (const series of this.all) {
       let cumulative = 0;
       BUCKETS.forEach((bound, index) => {
         cumulative += series.counts[index]!;
@@ -106,6 +117,18 @@ export class HttpDurationHistogram {
       values: metric.values.map(({ sharedLabels, labels, ...value }) => ({ ...value, labels: { ...labels, ...sharedLabels } })),
     };
   }
+}
+
+/** The map under `key` in `parent`, made on first use. */
+function madeIn<V>(parent: Map<string, Map<string, V>>, key: string): Map<string, V>;
+function madeIn<V>(parent: Map<string, Map<number, V>>, key: string): Map<number, V>;
+function madeIn<V>(parent: Map<string, Map<string | number, V>>, key: string): Map<string | number, V> {
+  let found = parent.get(key);
+  if (found === undefined) {
+    found = new Map();
+    parent.set(key, found);
+  }
+  return found;
 }
 
 /** One histogram per process (the prom-client registry is process-global), registered on first use. */
