@@ -287,14 +287,16 @@ export class IdentitiesRepository {
 
   /**
    * The identity owning a login identifier or an e-mail verifiable address (both already normalized),
-   * or undefined.
+   * or undefined. An e-mail that is one identity's login identifier and another's address answers the
+   * identifier's identity: stated by the rank, since UNION ALL promises no order of its own.
    */
   async idByEmail(email: string, within: EntityManager): Promise<string | undefined> {
     const rows: { identity_id: string }[] = await within.query(
-      `SELECT identity_id FROM identity_credential_identifiers WHERE type = $1 AND identifier = $2
-       UNION ALL
-       SELECT identity_id FROM identity_verifiable_addresses WHERE via = 'email' AND value = $2
-       LIMIT 1`,
+      `SELECT identity_id FROM (
+         SELECT identity_id, 0 AS rank FROM identity_credential_identifiers WHERE type = $1 AND identifier = $2
+         UNION ALL
+         SELECT identity_id, 1 FROM identity_verifiable_addresses WHERE via = 'email' AND value = $2
+       ) AS owners ORDER BY rank LIMIT 1`,
       [PASSWORD, email],
     );
     return rows[0]?.identity_id;
