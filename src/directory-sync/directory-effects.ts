@@ -6,6 +6,7 @@ import { InjectConfig } from '../config/inject-config.decorator.js';
 import { IdentitiesService, type ProvisionedIdentity } from '../identities/index.js';
 import { TuplesService } from '../tuples/index.js';
 import { DeliveryPass } from './delivery-pass.js';
+import { DirectorySyncMetrics } from './directory-sync.metrics.js';
 import type { DirectoryEvent } from './directory-event.js';
 import { DirectorySyncError } from './directory-sync.errors.js';
 import type { DirectoryConnectionEntity } from './entities/directory-connection.entity.js';
@@ -87,6 +88,7 @@ class PassTally {
 @Injectable()
 export class DirectoryEffects {
   private readonly logger = new Logger('DirectorySync');
+  private readonly metrics = new DirectorySyncMetrics();
   private readonly defaultMappings = new Map<string, TraitsMapping>();
 
   constructor(
@@ -109,7 +111,11 @@ export class DirectoryEffects {
       }
       const userIds = received.filter(({ event }) => event.kind.startsWith('user.')).map(({ event }) => event.userId!);
       await this.ledger.lockUsers(manager, connection.id, userIds);
-      const tally = (await this.inOnePass(manager, connection, received)) ?? (await this.eventByEvent(manager, connection, received));
+      let tally = await this.inOnePass(manager, connection, received);
+      if (tally === undefined) {
+        this.metrics.appliedEventByEvent();
+        tally = await this.eventByEvent(manager, connection, received);
+      }
       await this.ledger.log(tally.entries, manager);
       return { summary: tally.summary, identities: tally.identities, tuplesChanged: tally.tuplesChanged };
     });

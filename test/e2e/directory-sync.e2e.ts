@@ -252,6 +252,7 @@ describe('user events', () => {
       event('user.created', user('b-3', 'b3@example.com')),
     ];
     let response: HttpResponse<Summary> | undefined;
+    const before = await eventByEventDeliveries();
     const trips = await deliveryRoundTrips(async () => {
       response = await send(connection, batch);
     });
@@ -259,6 +260,10 @@ describe('user events', () => {
     expect(response!.body).toEqual({ applied: 2, duplicate: 0, rejected: 0, failed: 1 });
     // The one pass over all three is rolled back, then the failing event alone on the event-by-event pass.
     expect(rollbacks(trips)).toBe(2);
+    expect(await eventByEventDeliveries()).toBe(before + 1);
+    // A clean delivery stays in its one pass and is not counted.
+    expect((await send(connection, event('user.created', user('b-4', 'b4@example.com')))).body).toMatchObject({ applied: 1 });
+    expect(await eventByEventDeliveries()).toBe(before + 1);
     expect((await linkedIdentity(connection.id, 'b-1')).traits).toMatchObject({ email: 'b1@example.com' });
     expect((await linkedIdentity(connection.id, 'b-3')).traits).toMatchObject({ email: 'b3@example.com' });
     const failed = await events(connection.id, '?outcome=failed');
@@ -312,6 +317,14 @@ async function deliveryRoundTrips(work: () => Promise<unknown>): Promise<string[
   expect(start).toBeGreaterThanOrEqual(0);
   expect(end).toBeGreaterThan(at);
   return own.slice(start, end + 1);
+}
+
+/** `directory_sync_event_by_event_deliveries_total` as the metrics endpoint shows it now. */
+async function eventByEventDeliveries(): Promise<number> {
+  const text = (await app.anonymousAdmin.get('/metrics/prometheus')).text;
+  const found = /^directory_sync_event_by_event_deliveries_total (\d+)$/m.exec(text);
+  expect(found).not.toBeNull();
+  return Number(found![1]);
 }
 
 /** How often a delivery went back to a savepoint: its one pass, or one event of the event-by-event pass. */
