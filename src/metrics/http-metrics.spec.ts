@@ -50,6 +50,18 @@ describe('HttpDurationHistogram', () => {
     registry.registerMetric(histogram as unknown as Metric);
     const series = histogram.seriesFor('GET', '/x', 200, 'admin');
     expect(histogram.seriesFor('GET', '/x', 200, 'admin')).toBe(series);
+    // Each label on its own makes another series, and each is found again.
+    const others = [
+      histogram.seriesFor('POST', '/x', 200, 'admin'),
+      histogram.seriesFor('GET', '/y', 200, 'admin'),
+      histogram.seriesFor('GET', '/x', 404, 'admin'),
+      histogram.seriesFor('GET', '/x', 200, 'public'),
+    ];
+    expect(new Set([series, ...others]).size).toBe(5);
+    expect(histogram.seriesFor('POST', '/x', 200, 'admin')).toBe(others[0]);
+    expect(histogram.seriesFor('GET', '/y', 200, 'admin')).toBe(others[1]);
+    expect(histogram.seriesFor('GET', '/x', 404, 'admin')).toBe(others[2]);
+    expect(histogram.seriesFor('GET', '/x', 200, 'public')).toBe(others[3]);
     series.observe(0.002);
     expect(await registry.metrics()).toMatch(
       /http_request_duration_seconds_count\{method="GET",route="\/x",status_code="200",listener="admin"\} 1/,
