@@ -27,9 +27,10 @@ describe('the owner of an e-mail', () => {
   // log in with an e-mail that is another's address. Both lookups (one e-mail, many) answer the
   // identifier's identity, whichever row PostgreSQL happens to read first.
   it.each(['identifier row first', 'address row first'])('is the identity whose login identifier it is (%s)', async (order) => {
-    const shared = `shared-${order.split(' ')[0]}@example.com`;
-    const a = await app.admin.post<Identity>('/identities', { json: { traits: { email: `a-${order.split(' ')[0]}@example.com` } } });
-    const b = await app.admin.post<Identity>('/identities', { json: { traits: { email: `b-${order.split(' ')[0]}@example.com` } } });
+    const tag = order.split(' ')[0];
+    const shared = `shared-${tag}@example.com`;
+    const a = await app.admin.post<Identity>('/identities', { json: { traits: { email: `a-${tag}@example.com` } } });
+    const b = await app.admin.post<Identity>('/identities', { json: { traits: { email: `b-${tag}@example.com` } } });
     expect(a.status).toBe(201);
     expect(b.status).toBe(201);
     const identifierOfA = `INSERT INTO identity_credential_identifiers (id, identity_id, type, identifier, trait_path)
