@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
  * route being called) can get such a site tenured. Every request then leaves its objects in the old
  * generation, where only a full collection frees them, and each young collection scans the old objects
  * that point at young ones: measured in this service, young collections went from about 0.5 to 4-5 ms
- * each, the old generation grew by some 7 MB/s under load, and a Fastify route cost 34-38 instead of
+ * each, the old generation grew by some 7 MB/s under load, and a Fastify route cost 33-42 instead of
  * 21-23 µs of CPU per request. Whether it happened depended on the order of earlier traffic, so the
  * same build ran at two speeds from one process to the next. Without pretenuring, objects reach the old
  * generation only by surviving two young collections; long-lived data built in bulk (caches, indexes)
