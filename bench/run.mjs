@@ -13,7 +13,8 @@
 // CPU counts as the service's database CPU. A scenario's `env` is added to the service's environment.
 // A flow scenario may declare a `baseline` flow, measured in every round next to it: its figure is
 // then the median of the rounds' scenario ÷ baseline ratios (bench/scenarios.mjs lists the fields).
-// BENCH_SERVICE_NODE_ARGS adds Node flags to the services' command lines only (main and variants; space-separated), e.g.
+// The services start with the flags `npm start` passes (NODE_START_FLAGS); BENCH_SERVICE_NODE_ARGS adds
+// Node flags to their command lines only (main and variants; space-separated), e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service under load (NODE_OPTIONS refuses
 // --cpu-prof, and would reach every process of the run).
 // A request scenario may name a `peer` (another server doing the same job, e.g. node-oidc-provider for
@@ -688,9 +689,13 @@ async function runScenario(scenario, env) {
 const variantServices = new Map();
 const VARIANT_WARMUP_SECONDS = 5;
 
-/** BENCH_SERVICE_NODE_ARGS, for the main service and its variants (the rate-limit scenarios measure a variant). */
-function serviceNodeArgs() {
-  return (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+/**
+ * The node arguments of the main service and its variants (the rate-limit scenarios measure a variant):
+ * the start flags `npm start` passes, then BENCH_SERVICE_NODE_ARGS.
+ */
+async function serviceNodeArgs() {
+  const { NODE_START_FLAGS } = await import(join(ROOT, 'dist', 'src', 'common', 'runtime', 'start-flags.js'));
+  return [...NODE_START_FLAGS, ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '')];
 }
 
 async function variantService(variant, env) {
@@ -699,7 +704,7 @@ async function variantService(variant, env) {
     running = (async () => {
       const { freePort } = await import(join(ROOT, 'dist', 'src', 'common', 'net', 'free-port.js'));
       const [publicPort, adminPort] = [await freePort(), await freePort()];
-      const child = startChild(`service (${variant.name})`, [...serviceNodeArgs(), 'dist/src/main.js'], {
+      const child = startChild(`service (${variant.name})`, [...(await serviceNodeArgs()), 'dist/src/main.js'], {
         ...env.serviceEnv,
         ...variant.env,
         PUBLIC_PORT: String(publicPort),
@@ -1002,7 +1007,7 @@ async function main() {
     LOG_LEVEL: 'warn',
     CONFIG_FILE: '',
   };
-  const service = startChild('service', [...serviceNodeArgs(), 'dist/src/main.js'], serviceEnv);
+  const service = startChild('service', [...(await serviceNodeArgs()), 'dist/src/main.js'], serviceEnv);
   const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}`, proxy: `http://127.0.0.1:${proxyPort}` };
 
   const started = Date.now();

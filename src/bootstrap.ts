@@ -44,6 +44,8 @@ export interface StartOptions {
   readonly quiet?: boolean;
   /** Extra modules to mount, for tests that need routes of their own (e.g. error-shape probes). */
   readonly extraModules?: readonly Type[];
+  /** The launcher's own warnings (main.ts: missing start flags), logged with the configuration's. */
+  readonly warnings?: readonly string[];
 }
 
 /** Boots the whole service from an environment map (`process.env` in production, a literal in tests). */
@@ -55,7 +57,7 @@ export async function startLatchkey(
   const config = provisioned.config;
   const processLogger = createProcessLogger(options.quiet === true ? 'silent' : config.log.level);
   const logger = new AppLogger(processLogger);
-  for (const warning of provisioned.warnings) logger.warn(warning, 'Latchkey');
+  for (const warning of [...(options.warnings ?? []), ...provisioned.warnings]) logger.warn(warning, 'Latchkey');
 
   const database = await openDatabaseServer(config.database, (message) => logger.error(message));
   let app: NestFastifyApplication | undefined;

@@ -1,12 +1,13 @@
 // First: the linear-time RegExp fallback must be on before any pattern of the process is compiled.
 import './common/regex/linear-regexp.js';
 import { startLatchkey } from './bootstrap.js';
+import { startFlagWarnings } from './common/runtime/start-flags.js';
 import { ConfigError } from './config/config.error.js';
 
 async function main(): Promise<void> {
   let running;
   try {
-    running = await startLatchkey(process.env);
+    running = await startLatchkey(process.env, { warnings: startFlagWarnings() });
   } catch (error) {
     const message =
       error instanceof ConfigError

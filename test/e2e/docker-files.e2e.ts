@@ -4,6 +4,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { validate as lintDockerfile } from 'dockerfile-utils';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { NODE_START_FLAGS } from '../../src/common/runtime/start-flags.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const require = createRequire(import.meta.url);
@@ -48,7 +49,9 @@ describe('docker/Dockerfile', () => {
     expect(users.length).toBeGreaterThan(0);
     expect(users.at(-1)).not.toMatch(/^USER (root|0)(:|$)/);
     expect(final.some((line) => line.startsWith('HEALTHCHECK ') && line.includes('/health/alive'))).toBe(true);
-    expect(final.filter((line) => line.startsWith('CMD ')).at(-1)).toBe('CMD ["node", "dist/src/main.js"]');
+    expect(final.filter((line) => line.startsWith('CMD ')).at(-1)).toBe(
+      `CMD [${['node', ...NODE_START_FLAGS, 'dist/src/main.js'].map((arg) => JSON.stringify(arg)).join(', ')}]`,
+    );
     expect(final.some((line) => line.includes('NODE_ENV=production'))).toBe(true);
   });
 });

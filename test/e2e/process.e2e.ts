@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, queryDatabase } from '../support/database.js';
 import { HttpClient } from '../support/http.js';
 import { ensureBuilt, freePort, runService, tempDataDir } from '../support/process.js';
+import { NODE_START_FLAGS } from '../../src/common/runtime/start-flags.js';
 
 /**
  * The real entry point as a newcomer runs it: no DATABASE_URL (embedded PostgreSQL in DATA_DIR), no
@@ -69,16 +70,25 @@ describe('the service process with an embedded database', () => {
     expect(await service.exited).toBe(0);
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
     expect(service.stderr()).not.toContain(adminToken);
+    // Started as npm start starts it: no start flag is missing, so no warning names one.
+    for (const flag of NODE_START_FLAGS) expect(`${service.stdout()}${service.stderr()}`).not.toContain(flag);
   }, 120_000);
 
-  it('restarts on the same data folder without a new token, keeping the old one valid', async () => {
-    const service = runService(env);
+  it('restarts on the same data folder without a new token, keeping the old one valid; warns of missing start flags', async () => {
+    // A launcher of one's own that leaves out the heap flags still starts, and says which it left out.
+    const service = runService(env, 'dist/src/main.js', []);
     const started = Date.now();
     await service.waitForOutput(/is ready/, 30_000);
     console.log(`restart ready after ${Date.now() - started} ms`);
     expect(service.stdout()).not.toContain('Admin token');
     const admin = new HttpClient(`http://127.0.0.1:${env['ADMIN_PORT']}`, adminToken);
     expect((await admin.get('/version')).status).toBe(200);
+    const warnings = `${service.stdout()}${service.stderr()}`
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level?: string; msg?: string })
+      .filter((entry) => entry.level === 'warn');
+    for (const flag of NODE_START_FLAGS) expect(warnings.some((entry) => entry.msg?.includes(flag))).toBe(true);
     service.child.kill('SIGINT');
     expect(await service.exited).toBe(0);
   }, 60_000);

@@ -11,6 +11,7 @@ export function ensureBuilt(): void {
 }
 
 import { freePort as freePortOf } from '../../src/common/net/free-port.js';
+import { NODE_START_FLAGS } from '../../src/common/runtime/start-flags.js';
 
 export { freePortOf as freePort };
 
@@ -50,9 +51,18 @@ export interface ServiceProcess {
   waitForOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
 }
 
-/** Runs `node dist/src/main.js` (or another script of the repository) with exactly the given environment (plus PATH). */
-export function runService(env: Record<string, string>, script = 'dist/src/main.js'): ServiceProcess {
-  const child = spawn(process.execPath, [script], {
+const ENTRY_POINT = 'dist/src/main.js';
+
+/**
+ * Runs `node dist/src/main.js` with the start flags every launcher passes (or another script of the
+ * repository, without them) with exactly the given environment (plus PATH). `nodeArgs` replaces the flags.
+ */
+export function runService(
+  env: Record<string, string>,
+  script = ENTRY_POINT,
+  nodeArgs: readonly string[] = script === ENTRY_POINT ? NODE_START_FLAGS : [],
+): ServiceProcess {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
