@@ -39,6 +39,23 @@ describe('TtlCache', () => {
     expect(c.size).toBe(2);
   });
 
+  it('gives every entry read since the last eviction one second chance, then drops the oldest', () => {
+    const { cache: c } = cache(3);
+    c.set('a', 1);
+    c.set('b', 2);
+    c.set('c', 3);
+    for (const key of ['a', 'b', 'c']) expect(c.get(key)).toBeDefined();
+    c.set('d', 4);
+    // All three were read: each is passed over once, then the oldest of them goes.
+    expect(c.size).toBe(3);
+    expect(c.get('a')).toBeUndefined();
+    expect([c.get('b'), c.get('c'), c.get('d')]).toEqual([2, 3, 4]);
+    // b, c and d were read again; e pushes out b, the oldest.
+    c.set('e', 5);
+    expect(c.get('b')).toBeUndefined();
+    expect([c.get('c'), c.get('d'), c.get('e')]).toEqual([3, 4, 5]);
+  });
+
   it('keeps nothing with maxEntries 0', () => {
     const { cache: c } = cache(0);
     c.set('a', 1);

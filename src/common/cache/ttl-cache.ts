@@ -6,13 +6,24 @@ export interface TtlCacheOptions {
   readonly now?: () => number;
 }
 
+/** A stored value; `used` is set by every read and cleared when eviction passes the entry over. */
+interface Slot<V> {
+  readonly value: V;
+  readonly expiresAt: number;
+  used: boolean;
+}
+
 /**
- * A small in-process cache: entries expire `ttlMs` after they were stored, the least recently used go
- * first when full. `generation()` and the guarded `set` close the read-then-fill race: a value read from the
- * database before an invalidation is not stored after it.
+ * A small in-process cache: entries expire `ttlMs` after they were stored; when full, the oldest entry
+ * not read since it was stored (or since eviction last passed it over) goes first, and a read one gets a
+ * second chance at the back (the CLOCK approximation of least-recently-used). A read only sets a flag on
+ * the entry: re-inserting it on every hit, as a strict LRU over a Map must, would store each request's
+ * freshly built key string into the long-lived map, and those keys then survive young collections and
+ * pile up in the old generation. `generation()` and the guarded `set` close the read-then-fill race: a
+ * value read from the database before an invalidation is not stored after it.
  */
 export class TtlCache<K, V> {
-  private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  private readonly entries = new Map<K, Slot<V>>();
   private readonly now: () => number;
   private invalidations = 0;
 
@@ -25,13 +36,14 @@ export class TtlCache<K, V> {
   }
 
   get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    if (entry.expiresAt <= this.now()) return undefined;
-    // Map keeps insertion order: re-inserting makes this the most recently used entry.
-    this.entries.set(key, entry);
-    return entry.value;
+    const slot = this.entries.get(key);
+    if (slot === undefined) return undefined;
+    if (slot.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    slot.used = true;
+    return slot.value;
   }
 
   /** A token to pass to `set` when the value is about to be read from the source of truth. */
@@ -43,12 +55,8 @@ export class TtlCache<K, V> {
   set(key: K, value: V, generation = this.invalidations): void {
     if (generation !== this.invalidations || this.options.maxEntries === 0) return;
     this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + this.options.ttlMs });
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done === true) break;
-      this.entries.delete(oldest.value);
-    }
+    this.entries.set(key, { value, expiresAt: this.now() + this.options.ttlMs, used: false });
+    if (this.entries.size > this.options.maxEntries) this.evict(key);
   }
 
   delete(key: K): void {
@@ -59,5 +67,20 @@ export class TtlCache<K, V> {
   clear(): void {
     this.invalidations += 1;
     this.entries.clear();
+  }
+
+  /**
+   * From the oldest entry on: a read one moves to the back with its flag cleared, the first unread one
+   * other than `stored` (the entry just set) is dropped. A Map's iteration also visits what was appended
+   * during it, so this ends within one pass over the entries plus two; the moves are paid for by the
+   * reads that set the flags.
+   */
+  private evict(stored: K): void {
+    for (const [key, slot] of this.entries) {
+      this.entries.delete(key);
+      if (!slot.used && key !== stored) return;
+      slot.used = false;
+      this.entries.set(key, slot);
+    }
   }
 }
