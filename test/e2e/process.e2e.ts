@@ -76,7 +76,7 @@ describe('the service process with an embedded database', () => {
 
   it('restarts on the same data folder without a new token, keeping the old one valid; warns of missing start flags', async () => {
     // A launcher of one's own that leaves out the heap flags still starts, and says which it left out.
-    const service = runService(env, 'dist/src/main.js', []);
+    const service = runService(env, undefined, []);
     const started = Date.now();
     await service.waitForOutput(/is ready/, 30_000);
     console.log(`restart ready after ${Date.now() - started} ms`);
