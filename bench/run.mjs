@@ -6,7 +6,7 @@
 //   BENCH_FILTER=alive BENCH_ROUNDS=5 npm run bench
 //
 // Settings (environment): BENCH_ROUNDS (3), BENCH_DURATION seconds (5), BENCH_WARMUP seconds (1),
-// BENCH_CONNECTIONS (50), BENCH_FILTER (substring of scenario names), BENCH_STRICT=1 (exit 1 when a
+// BENCH_CONNECTIONS (50), BENCH_FILTER (substring of scenario names; several separated by "|"), BENCH_STRICT=1 (exit 1 when a
 // target is missed or a scenario errors). DATABASE_URL, when set by the caller, is passed to the
 // service; otherwise this script starts an embedded PostgreSQL in a temporary data folder and hands
 // its URL to the service and to scenario setups (ctx.databaseUrl, e.g. to seed rows with SQL); its
@@ -19,7 +19,9 @@
 // --cpu-prof, and would reach every process of the run).
 // A request scenario may name a `peer` (another server doing the same job, e.g. node-oidc-provider for
 // client_credentials; a bare Fastify + @fastify/reply-from for the proxy): it is measured in the same
-// rounds and shown as `÷ peer`. Its `env(urls)` may use the run's URLs (e.g. `urls.bare` as an upstream).
+// rounds and shown as `÷ peer`. Its `env(urls, probe)` may use the run's URLs (e.g. `urls.bare` as an
+// upstream) and the service's answer to the probe; its `request(env, request)` gets the scenario's
+// request (bench/peers.mjs: a bare Fastify sending the service's own answer).
 // BENCH_QUIET=1 refuses to report a run on a busy box: it waits (up to a minute) until processes other
 // than the benchmark's use less than BENCH_QUIET_MAX_FOREIGN (0.1) of a core, and after the run it
 // refuses the results (exit code 3, no results file) if they used more than that on average meanwhile.
@@ -477,7 +479,7 @@ function makeContext(urls, adminToken, databaseUrl) {
     } catch {
       // not JSON: keep the text
     }
-    return { status: response.status, headers: Object.fromEntries(response.headers), body: parsed };
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: parsed, text };
   };
   return {
     urls: { public: urls.public, admin: urls.admin, proxy: urls.proxy, bare: urls.bare },
@@ -508,8 +510,8 @@ function describe(response) {
  * Starts a scenario's peer (a child process that prints "READY <port>") and returns what to load it
  * with, or throws when it does not start or its probe fails.
  */
-async function startPeer(peer, urls) {
-  const env = peer.env?.(urls) ?? {};
+async function startPeer(peer, urls, probe, request) {
+  const env = peer.env?.(urls, probe) ?? {};
   const entry = startChild(`peer ${peer.name}`, [peer.script], { ...process.env, ...env, PEER_PORT: '0', NODE_ENV: 'production' });
   const started = Date.now();
   let match;
@@ -518,21 +520,21 @@ async function startPeer(peer, urls) {
     if (Date.now() - started > READY_TIMEOUT_MS) throw new Error(`peer did not start: ${entry.out.slice(-300)}`);
     await sleep(50);
   }
-  const request = peer.request(env);
+  const peerRequest = peer.request(env, request);
   const target = {
-    url: `http://127.0.0.1:${match[1]}${request.path}`,
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
+    url: `http://127.0.0.1:${match[1]}${peerRequest.path}`,
+    method: peerRequest.method,
+    headers: peerRequest.headers,
+    body: peerRequest.body,
   };
-  const probe = await fetch(target.url, {
+  const peerProbe = await fetch(target.url, {
     method: target.method,
     headers: target.headers,
     body: target.body,
     signal: AbortSignal.timeout(10_000),
   });
-  const text = await probe.text();
-  if (!probe.ok) throw new Error(`peer probe answered ${probe.status} ${text.slice(0, 160)}`);
+  const text = await peerProbe.text();
+  if (!peerProbe.ok) throw new Error(`peer probe answered ${peerProbe.status} ${text.slice(0, 160)}`);
   return { entry, target };
 }
 
@@ -545,6 +547,7 @@ async function runScenario(scenario, env) {
   let resolved;
   let extra;
   let baselineFlow;
+  let probe;
   try {
     if (!['public', 'admin', 'proxy'].includes(scenario.listener)) throw new Error(`unknown listener "${scenario.listener}"`);
     extra = (await scenario.setup?.(ctx)) ?? {};
@@ -564,7 +567,7 @@ async function runScenario(scenario, env) {
       };
       if (typeof resolved.path !== 'string' || !resolved.path.startsWith('/'))
         throw new Error('no path (set path, or return one from setup)');
-      const probe = await ctx.request(scenario.listener, scenario.method, resolved.path, resolved);
+      probe = await ctx.request(scenario.listener, scenario.method, resolved.path, resolved);
       if (probe.status < 200 || probe.status > 299)
         throw new Error(`probe ${scenario.method} ${resolved.path} answered ${describe(probe)}`);
     }
@@ -589,7 +592,7 @@ async function runScenario(scenario, env) {
   let peerSkipped;
   if (scenario.peer !== undefined) {
     try {
-      peer = await startPeer(scenario.peer, urls);
+      peer = await startPeer(scenario.peer, urls, probe, { ...resolved, method: scenario.method });
       console.log(`  peer: ${scenario.peer.name}, ${peer.target.method} ${peer.target.url}`);
     } catch (error) {
       peerSkipped = (error.message ?? String(error)).split('\n')[0];
@@ -950,8 +953,10 @@ async function openDatabase(external) {
 
 async function main() {
   const settings = readSettings();
-  const filter = settings.filter.toLowerCase();
-  const scenarios = allScenarios.filter((scenario) => scenario.name.toLowerCase().includes(filter));
+  // Several substrings separated by "|" select every scenario that contains one of them (e.g. the floor
+  // and one route, to compare them in one run).
+  const filters = settings.filter.toLowerCase().split('|');
+  const scenarios = allScenarios.filter((scenario) => filters.some((filter) => scenario.name.toLowerCase().includes(filter)));
   if (scenarios.length === 0)
     throw new UsageError(`BENCH_FILTER="${settings.filter}" matches no scenario (${allScenarios.map((s) => s.name).join(', ')})`);
   if (!existsSync(join(ROOT, 'dist', 'src', 'main.js')))

@@ -16,6 +16,9 @@
 //   variant   optional { name, env, baselineName? }: measure the scenario on a second service started with
 //             `env` added to the main one's (same database and secrets) against the main service, round
 //             by round; the figure is variant ÷ main, and `target` applies to it (e.g. rate limits on vs off)
+//   peer      optional { name, script, env?(urls, probe), request(env, request), target? }: another server,
+//             started after the probe and measured in the same rounds, shown as `÷ peer` (target: the
+//             least `÷ peer`); bench/peers.mjs has the one that sends the service's own answer
 //   warmup    optional seconds of unmeasured load before the first round (besides BENCH_WARMUP before
 //             every run): for scenarios whose code paths V8 needs longer to compile than one second
 //
@@ -36,11 +39,12 @@
 //   ctx.adminToken, ctx.adminHeaders     the run's admin token, and { authorization: 'Bearer …' }
 //   await ctx.admin(method, path, body?) admin API call with the token; returns the parsed JSON body,
 //                                        throws "<METHOD> <path> answered <status> …" on a non-2xx
-//   await ctx.request(listener, method, path, { headers?, body? }) → { status, headers, body }
+//   await ctx.request(listener, method, path, { headers?, body? }) → { status, headers, body, text }
 //
 // After setup, every scenario gets one probe request; a non-2xx answer skips it (a fast 404 is not a
 // result), and more than 1% non-2xx during the load marks it ERRORS.
 
+import { sameAnswerPeer } from './peers.mjs';
 import { directorySyncScenarios } from './scenarios/directory-sync.mjs';
 import { decisionScenarios } from './scenarios/decisions.mjs';
 import { identityScenarios } from './scenarios/identities.mjs';
@@ -79,6 +83,7 @@ export const scenarios = [
     method: 'GET',
     path: '/.well-known/jwks.json',
     target: 0.6,
+    peer: sameAnswerPeer,
   },
   {
     name: 'GET /clients/{id}',

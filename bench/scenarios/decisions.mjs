@@ -5,6 +5,7 @@
 // the listener's own address, which the rules' `<[^/]+>` host pattern accepts (capture group 0, so the
 // path's groups start at 1).
 import { Buffer } from 'node:buffer';
+import { sameAnswerPeer } from '../peers.mjs';
 import { seed as seedPolicies } from './policies.mjs';
 import { tuplesServiceEnv } from './tuples.mjs';
 
@@ -51,6 +52,7 @@ export const decisionScenarios = [
     method: 'GET',
     path: '/decisions/bench/noop',
     target: 0.5,
+    peer: sameAnswerPeer,
     setup: async (ctx) => {
       await putRule(ctx, {
         id: 'bench-noop',
@@ -68,6 +70,7 @@ export const decisionScenarios = [
     method: 'GET',
     path: '/decisions/bench/acp/doc-123',
     target: 0.3,
+    peer: sameAnswerPeer,
     setup: async (ctx) => {
       await seedPolicies(ctx, 'exact');
       const token = await sessionToken(ctx, 'bench-acp@example.com');

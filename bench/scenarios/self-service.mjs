@@ -22,6 +22,7 @@
 import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import { withConnection } from '../lean-http.mjs';
+import { sameAnswerPeer } from '../peers.mjs';
 
 // The service's argon2id parameters for this run (the defaults, set explicitly so both sides match).
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
@@ -68,6 +69,7 @@ export const selfServiceScenarios = [
     path: '/sessions/whoami',
     env: ARGON2_ENV,
     target: 0.4,
+    peer: sameAnswerPeer,
     // Once per run: the rate-limit scenarios reuse this setup, and a second identity with the same
     // address would be refused (409).
     setup: (ctx) => {

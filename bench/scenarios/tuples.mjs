@@ -20,6 +20,7 @@
 // 64 of 5,000 keys), so the "database" rows measure the indexed path.
 /* global URLSearchParams */
 import pg from 'pg';
+import { sameAnswerPeer } from '../peers.mjs';
 
 const DATASETS = {
   '10k': { namespace: 'bench10k', id: 9101, documents: 5_000 },
@@ -88,6 +89,7 @@ function scenario(size, hops, cached) {
     env: tuplesServiceEnv,
     // The cached path is the one with a target: HTTP + admin auth + validation + an LRU lookup.
     target: cached ? 0.4 : undefined,
+    peer: cached ? sameAnswerPeer : undefined,
     setup: async (ctx) => {
       await seed(ctx, dataset);
       const fixed = checkPath(dataset, Math.floor(dataset.documents / 2), hops);

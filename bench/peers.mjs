@@ -1,0 +1,21 @@
+// Peers shared by several scenarios (bench/run.mjs, `peer`).
+
+// Headers the peer's own HTTP stack writes for its answer, or that describe the connection.
+const OWN_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * A bare Fastify app answering the scenario's request with the service's answer to its probe, byte for
+ * byte but for the headers above (bench/peer/same-answer.mjs), loaded with the same request.
+ */
+export const sameAnswerPeer = {
+  name: 'bare Fastify, same answer',
+  script: 'bench/peer/same-answer.mjs',
+  env: (_urls, probe) => ({
+    SAME_ANSWER: JSON.stringify({
+      status: probe.status,
+      headers: Object.fromEntries(Object.entries(probe.headers).filter(([name]) => !OWN_HEADERS.has(name))),
+      body: probe.text,
+    }),
+  }),
+  request: (_env, request) => ({ path: request.path, method: request.method, headers: request.headers, body: request.body }),
+};
