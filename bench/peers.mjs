@@ -17,5 +17,9 @@ export const sameAnswerPeer = {
       body: probe.text,
     }),
   }),
-  request: (_env, request) => ({ path: request.path, method: request.method, headers: request.headers, body: request.body }),
+  request: (_env, request) => {
+    // The peer has one answer: a scenario that varies its requests would load it with only the first.
+    if (request.requests !== undefined) throw new Error('the same-answer peer needs a scenario with one fixed request');
+    return { path: request.path, method: request.method, headers: request.headers, body: request.body };
+  },
 };

@@ -6,9 +6,9 @@
 //   BENCH_FILTER=alive BENCH_ROUNDS=5 npm run bench
 //
 // Settings (environment): BENCH_ROUNDS (3), BENCH_DURATION seconds (5), BENCH_WARMUP seconds (1),
-// BENCH_CONNECTIONS (50), BENCH_FILTER (substring of scenario names; several separated by "|"), BENCH_STRICT=1 (exit 1 when a
-// target is missed or a scenario errors). DATABASE_URL, when set by the caller, is passed to the
-// service; otherwise this script starts an embedded PostgreSQL in a temporary data folder and hands
+// BENCH_CONNECTIONS (50), BENCH_FILTER (substring of scenario names; several separated by "|"),
+// BENCH_STRICT=1 (exit 1 when a target is missed or a scenario errors). DATABASE_URL, when set by the
+// caller, is passed to the service; otherwise this script starts an embedded PostgreSQL in a temporary data folder and hands
 // its URL to the service and to scenario setups (ctx.databaseUrl, e.g. to seed rows with SQL); its
 // CPU counts as the service's database CPU. A scenario's `env` is added to the service's environment.
 // A flow scenario may declare a `baseline` flow, measured in every round next to it: its figure is
@@ -21,7 +21,8 @@
 // client_credentials; a bare Fastify + @fastify/reply-from for the proxy): it is measured in the same
 // rounds and shown as `÷ peer`. Its `env(urls, probe)` may use the run's URLs (e.g. `urls.bare` as an
 // upstream) and the service's answer to the probe; its `request(env, request)` gets the scenario's
-// request (bench/peers.mjs: a bare Fastify sending the service's own answer).
+// request ({ path, method, headers, body, requests }; bench/peers.mjs: a bare Fastify sending the
+// service's own answer). A peer that throws while starting is skipped with the reason.
 // BENCH_QUIET=1 refuses to report a run on a busy box: it waits (up to a minute) until processes other
 // than the benchmark's use less than BENCH_QUIET_MAX_FOREIGN (0.1) of a core, and after the run it
 // refuses the results (exit code 3, no results file) if they used more than that on average meanwhile.
@@ -508,34 +509,40 @@ function describe(response) {
 
 /**
  * Starts a scenario's peer (a child process that prints "READY <port>") and returns what to load it
- * with, or throws when it does not start or its probe fails.
+ * with, or throws when it cannot serve the request, does not start or its probe fails (and then leaves
+ * no peer running for the rest of the run).
  */
 async function startPeer(peer, urls, probe, request) {
   const env = peer.env?.(urls, probe) ?? {};
-  const entry = startChild(`peer ${peer.name}`, [peer.script], { ...process.env, ...env, PEER_PORT: '0', NODE_ENV: 'production' });
-  const started = Date.now();
-  let match;
-  while ((match = /READY (\d+)/.exec(entry.out)) === null) {
-    if (entry.child.exitCode !== null) throw new Error(`peer exited: ${entry.out.slice(-300)}`);
-    if (Date.now() - started > READY_TIMEOUT_MS) throw new Error(`peer did not start: ${entry.out.slice(-300)}`);
-    await sleep(50);
-  }
   const peerRequest = peer.request(env, request);
-  const target = {
-    url: `http://127.0.0.1:${match[1]}${peerRequest.path}`,
-    method: peerRequest.method,
-    headers: peerRequest.headers,
-    body: peerRequest.body,
-  };
-  const peerProbe = await fetch(target.url, {
-    method: target.method,
-    headers: target.headers,
-    body: target.body,
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await peerProbe.text();
-  if (!peerProbe.ok) throw new Error(`peer probe answered ${peerProbe.status} ${text.slice(0, 160)}`);
-  return { entry, target };
+  const entry = startChild(`peer ${peer.name}`, [peer.script], { ...process.env, ...env, PEER_PORT: '0', NODE_ENV: 'production' });
+  try {
+    const started = Date.now();
+    let match;
+    while ((match = /READY (\d+)/.exec(entry.out)) === null) {
+      if (entry.child.exitCode !== null) throw new Error(`peer exited: ${entry.out.slice(-300)}`);
+      if (Date.now() - started > READY_TIMEOUT_MS) throw new Error(`peer did not start: ${entry.out.slice(-300)}`);
+      await sleep(50);
+    }
+    const target = {
+      url: `http://127.0.0.1:${match[1]}${peerRequest.path}`,
+      method: peerRequest.method,
+      headers: peerRequest.headers,
+      body: peerRequest.body,
+    };
+    const peerProbe = await fetch(target.url, {
+      method: target.method,
+      headers: target.headers,
+      body: target.body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await peerProbe.text();
+    if (!peerProbe.ok) throw new Error(`peer probe answered ${peerProbe.status} ${text.slice(0, 160)}`);
+    return { entry, target };
+  } catch (error) {
+    await stopChild(entry);
+    throw error;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -592,7 +599,7 @@ async function runScenario(scenario, env) {
   let peerSkipped;
   if (scenario.peer !== undefined) {
     try {
-      peer = await startPeer(scenario.peer, urls, probe, { ...resolved, method: scenario.method });
+      peer = await startPeer(scenario.peer, urls, probe, { ...resolved, method: scenario.method, requests: extra.requests });
       console.log(`  peer: ${scenario.peer.name}, ${peer.target.method} ${peer.target.url}`);
     } catch (error) {
       peerSkipped = (error.message ?? String(error)).split('\n')[0];
@@ -955,7 +962,12 @@ async function main() {
   const settings = readSettings();
   // Several substrings separated by "|" select every scenario that contains one of them (e.g. the floor
   // and one route, to compare them in one run).
-  const filters = settings.filter.toLowerCase().split('|');
+  // An empty alternative ("floor|") would match every name: only the empty filter means all.
+  const alternatives = settings.filter
+    .toLowerCase()
+    .split('|')
+    .filter((filter) => filter !== '');
+  const filters = alternatives.length === 0 ? [''] : alternatives;
   const scenarios = allScenarios.filter((scenario) => filters.some((filter) => scenario.name.toLowerCase().includes(filter)));
   if (scenarios.length === 0)
     throw new UsageError(`BENCH_FILTER="${settings.filter}" matches no scenario (${allScenarios.map((s) => s.name).join(', ')})`);
