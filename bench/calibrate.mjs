@@ -4,13 +4,15 @@
 // rounds alternating) and reported as the ratio it reaches and the server's CPU per request.
 //
 // On a loopback benchmark the server's socket writes get dearer as the server gets slower: a client
-// that waits for answers sleeps, and each answer has to wake it. So the ratio falls faster than the
-// added work alone explains; this table turns a ratio goal into the per-request budget it leaves.
+// that waits for answers sleeps, and each answer has to wake it (the IPIs per request column,
+// bench/wakeups.mjs). So the ratio falls faster than the added work alone explains; this table turns a
+// ratio goal into the per-request budget it leaves.
 //
 //   node bench/calibrate.mjs [µs ...]      (default: 0 2 5 10 20 40; BENCH_DURATION, BENCH_ROUNDS)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { wakeupInterrupts, wakeupsPerRequest } from './wakeups.mjs';
 
 const spins = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [0, 2, 5, 10, 20, 40];
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -35,28 +37,34 @@ const base = await new Promise((resolve, reject) => {
 async function measure(path) {
   await autocannon({ url: `${base}${path}`, connections, duration: 1 });
   const before = cpuMicros(server.pid);
+  const wakeupsBefore = wakeupInterrupts();
   const result = await autocannon({ url: `${base}${path}`, connections, duration });
-  return { rps: result.requests.average, cpu: (cpuMicros(server.pid) - before) / result.requests.total };
+  const wakeups = wakeupsPerRequest(wakeupsBefore, wakeupInterrupts(), result.requests.total);
+  return { rps: result.requests.average, cpu: (cpuMicros(server.pid) - before) / result.requests.total, wakeups };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 try {
   console.log(`calibration: bare Fastify + N µs of work per request, ${rounds} rounds × ${duration} s, ${connections} connections`);
-  console.log('| added work | req/s | ratio to bare | server CPU µs/req |');
-  console.log('|---|---|---|---|');
+  console.log('| added work | req/s | ratio to bare | server CPU µs/req | IPIs/req (spun / bare) |');
+  console.log('|---|---|---|---|---|');
   for (const spin of spins) {
     const ratios = [];
     const rates = [];
     const cpus = [];
+    const wakeups = { spun: [], bare: [] };
     for (let round = 0; round < rounds; round++) {
       const spun = await measure(`/spin?us=${spin}`);
       const bare = await measure('/');
       ratios.push(spun.rps / bare.rps);
       rates.push(spun.rps);
       cpus.push(spun.cpu);
+      wakeups.spun.push(spun.wakeups ?? NaN);
+      wakeups.bare.push(bare.wakeups ?? NaN);
     }
+    const ipis = (values) => (values.every(Number.isFinite) ? median(values).toFixed(2) : '—');
     console.log(
-      `| ${spin} µs | ${Math.round(median(rates)).toLocaleString('en-US')} | ${median(ratios).toFixed(2)} | ${median(cpus).toFixed(1)} |`,
+      `| ${spin} µs | ${Math.round(median(rates)).toLocaleString('en-US')} | ${median(ratios).toFixed(2)} | ${median(cpus).toFixed(1)} | ${ipis(wakeups.spun)} / ${ipis(wakeups.bare)} |`,
     );
   }
 } finally {

@@ -23,6 +23,9 @@
 // upstream) and the service's answer to the probe; its `request(env, request)` gets the scenario's
 // request ({ path, method, headers, body, requests }; bench/peers.mjs: a bare Fastify sending the
 // service's own answer). A peer that throws while starting is skipped with the reason.
+// BENCH_PERF=<folder> records the service with Linux `perf` while each scenario's measured runs load it,
+// one file per run, for bench/perf-report.mjs (where the main thread's time went, kernel included).
+// Every row also shows the machine's wake-ups (IPIs) per request, bench/wakeups.mjs.
 // BENCH_QUIET=1 refuses to report a run on a busy box: it waits (up to a minute) until processes other
 // than the benchmark's use less than BENCH_QUIET_MAX_FOREIGN (0.1) of a core, and after the run it
 // refuses the results (exit code 3, no results file) if they used more than that on average meanwhile.
@@ -33,9 +36,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scenarios as allScenarios } from './scenarios.mjs';
+import { wakeupInterrupts, wakeupsPerRequest } from './wakeups.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json');
@@ -68,6 +72,8 @@ function readSettings() {
     quiet: ['1', 'true', 'yes', 'on'].includes((process.env.BENCH_QUIET ?? '').toLowerCase()),
     // Quiet mode: the most other (non-benchmark) CPU allowed, as a share of one core, before and during the run.
     quietMaxForeign: Number(process.env.BENCH_QUIET_MAX_FOREIGN ?? '0.1'),
+    // A folder for `perf record` files of the service's measured runs (bench/perf-report.mjs reads them).
+    perf: (process.env.BENCH_PERF ?? '') === '' ? undefined : resolve(process.env.BENCH_PERF),
   };
 }
 
@@ -80,8 +86,8 @@ let currentLoad;
 /** CPU seconds of benchmark children that have exited (see ownSeconds). */
 let retiredSeconds = 0;
 
-function startChild(label, args, env) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function startChild(label, args, env, cwd = ROOT) {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const entry = {
     label,
     child,
@@ -283,10 +289,49 @@ function load(target, seconds, connections) {
 }
 
 /** One measured run: optional warm-up, then `duration` seconds with CPU accounting. */
-async function measure(target, pid, settings, databasePid) {
+// BENCH_PERF: `perf record` of the service while a scenario's measured run loads it (not its warm-up,
+// not bare Fastify's or a peer's runs), one file per run, named after the scenario. The kernel's
+// sampling sees the time spent inside system calls (the socket writes, the client's wake-ups), which
+// V8's own profiler (BENCH_SERVICE_NODE_ARGS="--cpu-prof") over-counts on these machines; the sampling
+// slows the service, so a perf run's ratios are not comparable with others: read it for shares.
+const PERF_FREQUENCY = 499;
+const perfRuns = new Map();
+
+async function recorded(settings, pid, profileAs, run) {
+  if (settings.perf === undefined || profileAs === undefined) return run();
+  const slug = profileAs
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
+  const index = (perfRuns.get(slug) ?? 0) + 1;
+  perfRuns.set(slug, index);
+  const file = join(settings.perf, `${slug}.${index}.perf.data`);
+  // -k mono: the clock V8's code record is stamped with; -N: no copies of the binaries into ~/.debug.
+  const perf = spawn('perf', ['record', '-q', '-k', 'mono', '-N', '-F', String(PERF_FREQUENCY), '-g', '-p', String(pid), '-o', file], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  perf.stderr.on('data', (data) => (errors += data));
+  const exited = new Promise((resolve) => perf.once('close', resolve));
+  try {
+    return await run();
+  } finally {
+    perf.kill('SIGINT');
+    const code = await Promise.race([exited, sleep(STOP_TIMEOUT_MS).then(() => 'timeout')]);
+    if (code === 'timeout') perf.kill('SIGKILL');
+    // perf record ends on the SIGINT it was sent: that is its normal end (code null, or 0 once it handled it).
+    else if (code !== 0 && code !== null)
+      console.log(`  perf record of ${profileAs} ended with ${code}: ${errors.trim().split('\n')[0] ?? ''}`);
+  }
+}
+
+async function measure(target, pid, settings, databasePid, profileAs) {
   if (settings.warmup > 0) await load(target, settings.warmup, settings.connections);
   const before = withDatabase(cpuSeconds(pid), databasePid);
-  const result = await load(target, settings.duration, settings.connections);
+  const wakeupsBefore = wakeupInterrupts();
+  const result = await recorded(settings, pid, profileAs, () => load(target, settings.duration, settings.connections));
+  const wakeupsAfter = wakeupInterrupts();
   const after = withDatabase(cpuSeconds(pid), databasePid);
   const completed = result.requests.total;
   const perRequestUs = (a, b) => (completed > 0 ? ((b - a) * 1e6) / completed : undefined);
@@ -300,6 +345,7 @@ async function measure(target, pid, settings, databasePid) {
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
     cpuUsPerRequest: before && after ? perRequestUs(before.self, after.self) : undefined,
     childCpuUsPerRequest: before && after ? perRequestUs(before.descendants, after.descendants) : undefined,
+    wakeupsPerRequest: wakeupsPerRequest(wakeupsBefore, wakeupsAfter, completed),
   };
 }
 
@@ -340,11 +386,13 @@ async function runFlows(flow, seconds, concurrency) {
   return { latencies, failed, firstError, seconds: (performance.now() - started) / 1000 };
 }
 
-async function measureFlows(flow, pid, settings, databasePid, concurrency) {
+async function measureFlows(flow, pid, settings, databasePid, concurrency, profileAs) {
   if (settings.warmup > 0) await runFlows(flow, settings.warmup, concurrency);
   const before = withDatabase(cpuSeconds(pid), databasePid);
   const benchBefore = process.cpuUsage();
-  const run = await runFlows(flow, settings.duration, concurrency);
+  const wakeupsBefore = wakeupInterrupts();
+  const run = await recorded(settings, pid, profileAs, () => runFlows(flow, settings.duration, concurrency));
+  const wakeupsAfter = wakeupInterrupts();
   const bench = process.cpuUsage(benchBefore);
   const after = withDatabase(cpuSeconds(pid), databasePid);
   const completed = run.latencies.length;
@@ -368,6 +416,7 @@ async function measureFlows(flow, pid, settings, databasePid, concurrency) {
     // This process's CPU (µs, user + system) per flow: the HTTP client's, or all of a baseline that
     // runs here (e.g. a raw hash).
     benchCpuUsPerRequest: completed > 0 ? (bench.user + bench.system) / completed : undefined,
+    wakeupsPerRequest: wakeupsPerRequest(wakeupsBefore, wakeupsAfter, completed),
   };
 }
 
@@ -391,7 +440,7 @@ async function runFlowScenario(scenario, flow, baselineFlow, env, base) {
       let run;
       if (side === 'bare') run = await measure(ceiling, bare.child.pid, settings);
       else if (side === 'baseline') run = await measureFlows(baselineFlow, service.child.pid, settings, databasePid, concurrency);
-      else run = await measureFlows(flow, service.child.pid, settings, databasePid, concurrency);
+      else run = await measureFlows(flow, service.child.pid, settings, databasePid, concurrency, scenario.name);
       runs[side].push(run);
     }
     const s = runs.scenario[round];
@@ -462,6 +511,7 @@ function summarise(runs) {
     childCpuUsPerRequest: median(runs.map((run) => run.childCpuUsPerRequest)),
     mainCpuUsPerRequest: median(runs.map((run) => run.mainCpuUsPerRequest)),
     benchCpuUsPerRequest: median(runs.map((run) => run.benchCpuUsPerRequest)),
+    wakeupsPerRequest: median(runs.map((run) => run.wakeupsPerRequest)),
   };
 }
 
@@ -620,7 +670,7 @@ async function runScenario(scenario, env) {
       let run;
       if (side === 'bare') run = await measure(ceiling, bare.child.pid, settings);
       else if (side === 'peer') run = await measure(peer.target, peer.entry.child.pid, settings);
-      else run = await measure(target, service.child.pid, settings, databasePid);
+      else run = await measure(target, service.child.pid, settings, databasePid, scenario.name);
       runs[side].push(run);
     }
     const s = runs.scenario[round];
@@ -700,12 +750,18 @@ const variantServices = new Map();
 const VARIANT_WARMUP_SECONDS = 5;
 
 /**
- * The node arguments of the main service and its variants (the rate-limit scenarios measure a variant):
- * the start flags `npm start` passes, then BENCH_SERVICE_NODE_ARGS.
+ * How the main service and its variants (the rate-limit scenarios measure a variant) are started: the
+ * start flags `npm start` passes, then BENCH_SERVICE_NODE_ARGS. With BENCH_PERF, V8 also writes the
+ * code it compiles, with the time it did, to a `jit-<pid>.dump` in the folder the service runs in (the
+ * perf folder): V8 reuses the memory of code it dropped, so only a timed record names every sample's
+ * JavaScript function right (a plain address map names some after code that lived there earlier).
  */
-async function serviceNodeArgs() {
+async function serviceCommand(settings) {
   const { NODE_START_FLAGS } = await import(join(ROOT, 'dist', 'src', 'common', 'runtime', 'start-flags.js'));
-  return [...NODE_START_FLAGS, ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '')];
+  const extra = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const main = join(ROOT, 'dist', 'src', 'main.js');
+  if (settings.perf === undefined) return { args: [...NODE_START_FLAGS, ...extra, main], cwd: ROOT };
+  return { args: [...NODE_START_FLAGS, ...extra, '--perf-prof', main], cwd: settings.perf };
 }
 
 async function variantService(variant, env) {
@@ -714,14 +770,20 @@ async function variantService(variant, env) {
     running = (async () => {
       const { freePort } = await import(join(ROOT, 'dist', 'src', 'common', 'net', 'free-port.js'));
       const [publicPort, adminPort] = [await freePort(), await freePort()];
-      const child = startChild(`service (${variant.name})`, [...(await serviceNodeArgs()), 'dist/src/main.js'], {
-        ...env.serviceEnv,
-        ...variant.env,
-        PUBLIC_PORT: String(publicPort),
-        ADMIN_PORT: String(adminPort),
-        // The main service holds the proxy port; a variant serves no proxy scenario.
-        PROXY_PORT: '',
-      });
+      const command = await serviceCommand(env.settings);
+      const child = startChild(
+        `service (${variant.name})`,
+        command.args,
+        {
+          ...env.serviceEnv,
+          ...variant.env,
+          PUBLIC_PORT: String(publicPort),
+          ADMIN_PORT: String(adminPort),
+          // The main service holds the proxy port; a variant serves no proxy scenario.
+          PROXY_PORT: '',
+        },
+        command.cwd,
+      );
       const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}` };
       await Promise.all([
         waitFor(child, `${urls.public}/health/ready`, READY_TIMEOUT_MS),
@@ -762,7 +824,10 @@ async function runVariantScenario(scenario, target, resolved, env, base) {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       if (side === 'bare') runs.bare.push(await measure(ceiling, bare.child.pid, settings));
       else if (side === 'baseline') runs.baseline.push(await measure(target, service.child.pid, settings, databasePid));
-      else runs.scenario.push(await measure(variantTarget, variant.entry.child.pid, settings, databasePid));
+      else
+        runs.scenario.push(
+          await measure(variantTarget, variant.entry.child.pid, settings, databasePid, `${scenario.name}, ${scenario.variant.name}`),
+        );
     }
     const [s, m, b] = [runs.scenario[round], runs.baseline[round], runs.bare[round]];
     console.log(
@@ -820,6 +885,7 @@ const fmtInt = (value) => (value === undefined || !Number.isFinite(value) ? '—
 const fmtMs = (value) => (value === undefined || !Number.isFinite(value) ? '—' : String(Math.round(value * 10) / 10));
 const fmtRatio = (value) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2));
 const fmtUs = (value) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(1));
+const fmtWakeups = (value) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2));
 
 function table(results) {
   const header = [
@@ -835,6 +901,7 @@ function table(results) {
     'target',
     'verdict',
     'CPU µs/req (svc + db / bare)',
+    'IPIs/req (row / bare)',
   ];
   // The service's main thread is shown where the service did the work (not on a baseline's row).
   const cpu = (summary, bareSummary, { showMain = true } = {}) => {
@@ -842,10 +909,12 @@ function table(results) {
     const cells = `${fmtUs(summary.cpuUsPerRequest)}${main} + ${fmtUs(summary.childCpuUsPerRequest)} / ${fmtUs(bareSummary.cpuUsPerRequest)}`;
     return summary.benchCpuUsPerRequest === undefined ? cells : `${cells} (bench ${fmtUs(summary.benchCpuUsPerRequest)})`;
   };
+  // The machine's wake-ups per request (bench/wakeups.mjs) of the row and of bare Fastify in the same rounds.
+  const wakeups = (summary, bareSummary) => `${fmtWakeups(summary.wakeupsPerRequest)} / ${fmtWakeups(bareSummary.wakeupsPerRequest)}`;
   const rows = [];
   for (const result of results) {
     if (result.status === 'skipped') {
-      rows.push([result.name, '—', '—', '—', '—', '—', '—', '—', '—', result.target?.toFixed(2) ?? '—', 'skipped', '—']);
+      rows.push([result.name, '—', '—', '—', '—', '—', '—', '—', '—', result.target?.toFixed(2) ?? '—', 'skipped', '—', '—']);
       continue;
     }
     const unit = result.unit === undefined ? '' : ` ${result.unit}`;
@@ -865,6 +934,7 @@ function table(results) {
         '—',
         '—',
         cpu(baseline.median, result.bare, { showMain: false }),
+        wakeups(baseline.median, result.bare),
       ]);
     }
     rows.push([
@@ -884,6 +954,7 @@ function table(results) {
       `${result.target?.toFixed(2) ?? '—'}${result.peer?.target === undefined ? '' : `, ${result.peer.target}× peer`}`,
       result.verdict,
       cpu(result.median, result.bare),
+      wakeups(result.median, result.bare),
     ]);
     if (result.peer?.median !== undefined) {
       rows.push([
@@ -899,6 +970,7 @@ function table(results) {
         '—',
         '—',
         `${fmtUs(result.peer.median.cpuUsPerRequest)} / ${fmtUs(result.bare.cpuUsPerRequest)}`,
+        wakeups(result.peer.median, result.bare),
       ]);
     }
   }
@@ -998,6 +1070,17 @@ async function main() {
   );
 
   if (settings.quiet) await waitForQuiet(settings);
+  if (settings.perf !== undefined) {
+    try {
+      execFileSync('perf', ['--version'], { stdio: 'ignore' });
+    } catch {
+      throw new UsageError('BENCH_PERF needs Linux perf on the PATH (Debian: apt-get install linux-perf)');
+    }
+    await mkdir(settings.perf, { recursive: true });
+    console.log(
+      `  perf: the service's measured runs are recorded into ${settings.perf} (read them with node bench/perf-report.mjs); the sampling slows the service, so read this run for shares, not ratios`,
+    );
+  }
 
   dataDir = await mkdtemp(join(tmpdir(), 'latchkey-bench-'));
   // Under root, the embedded PostgreSQL runs as the `postgres` user, which must be able to enter it.
@@ -1024,7 +1107,8 @@ async function main() {
     LOG_LEVEL: 'warn',
     CONFIG_FILE: '',
   };
-  const service = startChild('service', [...(await serviceNodeArgs()), 'dist/src/main.js'], serviceEnv);
+  const command = await serviceCommand(settings);
+  const service = startChild('service', command.args, serviceEnv, command.cwd);
   const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}`, proxy: `http://127.0.0.1:${proxyPort}` };
 
   const started = Date.now();

@@ -1,0 +1,123 @@
+// Where the service's main thread spent a measured run, from the `perf record` files BENCH_PERF writes
+// (bench/run.mjs): every sample of the main thread (the event loop) is given to one owner, and the
+// owners are listed by their share of the samples.
+//
+//   node bench/perf-report.mjs <file.perf.data> [more files of the same scenario]   (TOP=40 rows)
+//
+// The first report of a file turns the service's JIT code record (the jit-<pid>.dump V8 wrote beside
+// it) into symbols with `perf inject --jit`, kept as <file>.jit, with perf's symbol files in the same
+// folder's .debug rather than the user's ~/.debug.
+//
+// Owners, the first that fits from the sample's innermost frame outwards:
+//   kernel: socket write       inside write/writev (for a loopback HTTP server: its answers; the
+//                              receiving side's TCP work and its wake-up run inside the sender's call);
+//                              the share spent waking the reader is listed apart ("of which ...")
+//   kernel: socket read        inside read
+//   garbage collection         V8's collector
+//   ours <file> <function>     the innermost JavaScript frame of dist/src
+//   <package>                  the innermost JavaScript frame of node_modules
+//   node <module>              the innermost JavaScript frame of Node's own library
+//   runtime (V8, libuv, ...)   native frames with no JavaScript frame above them (e.g. the event loop)
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  console.error('usage: node bench/perf-report.mjs <file.perf.data> [...]');
+  process.exit(2);
+}
+const top = Number(process.env.TOP ?? 40);
+
+const owners = new Map();
+let busy = 0;
+let wakeups = 0;
+const give = (owner) => owners.set(owner, (owners.get(owner) ?? 0) + 1);
+
+const SOCKET_WRITE = /^(__GI___writev|__GI___libc_write|__libc_write|writev|ksys_write|do_writev)$/;
+const SOCKET_READ = /^(__GI___libc_read|__libc_read|read|ksys_read)$/;
+const WAKEUP = /^sock_def_readable$/;
+const COLLECTOR = /Heap::CollectGarbage|ScavengerCollector|MarkCompactCollector|Heap::PerformGarbageCollection/;
+const JS_FRAME = /^JS:[*^~+]?(.*) (\S+):\d+:\d+$/;
+
+function ownerOf(frames) {
+  if (frames.some((frame) => SOCKET_WRITE.test(frame))) {
+    if (frames.some((frame) => WAKEUP.test(frame))) wakeups += 1;
+    return 'kernel: socket write';
+  }
+  if (frames.some((frame) => SOCKET_READ.test(frame))) return 'kernel: socket read';
+  if (frames.some((frame) => COLLECTOR.test(frame))) return 'garbage collection';
+  for (const frame of frames) {
+    const match = JS_FRAME.exec(frame);
+    if (match === null) continue;
+    const [, name, url] = match;
+    const ours = /\/dist\/src\/(.*)$/.exec(url);
+    if (ours !== null) return `ours ${ours[1]} ${name || '(anonymous)'}`;
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    if (pkg !== null) return pkg[1];
+    if (url.startsWith('node:')) return `node ${url}`;
+  }
+  return 'runtime (V8, libuv, ...)';
+}
+
+/** Runs perf to its end, its output ignored; throws when it fails. */
+async function runPerf(args) {
+  const child = spawn('perf', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new Error(`perf ${args.join(' ')} ended with ${code}`);
+}
+
+async function read(file) {
+  // The service's JIT code record (jit-<pid>.dump, beside the file) turned into symbols once, kept as
+  // <file>.jit; the symbol files it makes go into the same folder, not the user's ~/.debug.
+  const symbols = ['--buildid-dir', join(dirname(file), '.debug')];
+  const injected = `${file}.jit`;
+  if (!existsSync(injected) || statSync(injected).mtimeMs < statSync(file).mtimeMs)
+    await runPerf([...symbols, 'inject', '--jit', '-i', file, '-o', injected]);
+  // pid and tid head each sample; its frames follow, one per line, innermost first; a blank line ends it.
+  const perf = spawn('perf', [...symbols, 'script', '-F', 'pid,tid,ip,sym', '-i', injected], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: perf.stdout, crlfDelay: Infinity });
+  let main = false;
+  let frames = [];
+  const end = () => {
+    if (main && frames.length > 0) {
+      busy += 1;
+      give(ownerOf(frames));
+    }
+    frames = [];
+  };
+  for await (const line of lines) {
+    if (line.trim() === '') {
+      end();
+      continue;
+    }
+    const head = /^\s*(\d+)\/(\d+)\s*$/.exec(line);
+    if (head !== null) {
+      end();
+      main = head[1] === head[2];
+      continue;
+    }
+    // "<address> <symbol>"; the symbol may hold spaces (C++ names, JS frames with their file).
+    const frame = line.trim().replace(/^[0-9a-f]+ /, '');
+    frames.push(frame);
+  }
+  end();
+  const code = await new Promise((resolve) => perf.once('close', resolve));
+  if (code !== 0) throw new Error(`perf script -i ${file} ended with ${code}`);
+}
+
+for (const file of files) await read(file);
+if (busy === 0) {
+  console.log('no sample of a main thread in these files');
+  process.exit(1);
+}
+const share = (count) => `${((100 * count) / busy).toFixed(1).padStart(5)}%`;
+const sorted = [...owners].sort((a, b) => b[1] - a[1]);
+const ours = sorted.filter(([owner]) => owner.startsWith('ours ')).reduce((total, [, count]) => total + count, 0);
+console.log(`main-thread samples: ${busy} (${files.length} file${files.length === 1 ? '' : 's'})`);
+console.log(`all of dist/src together: ${share(ours).trim()}`);
+for (const [owner, count] of sorted.slice(0, top)) {
+  console.log(`${share(count)}  ${owner}`);
+  if (owner === 'kernel: socket write' && wakeups > 0) console.log(`${share(wakeups)}    of which waking the reader (sock_def_readable)`);
+}
