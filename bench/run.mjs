@@ -288,7 +288,6 @@ function load(target, seconds, connections) {
   });
 }
 
-/** One measured run: optional warm-up, then `duration` seconds with CPU accounting. */
 // BENCH_PERF: `perf record` of the service while a scenario's measured run loads it (not its warm-up,
 // not bare Fastify's or a peer's runs), one file per run, named after the scenario. The kernel's
 // sampling sees the time spent inside system calls (the socket writes, the client's wake-ups), which
@@ -313,6 +312,8 @@ async function recorded(settings, pid, profileAs, run) {
   });
   let errors = '';
   perf.stderr.on('data', (data) => (errors += data));
+  // A perf that cannot start loses this run's record, not the benchmark: 'close' follows with the code.
+  perf.once('error', (error) => (errors += error.message));
   const exited = new Promise((resolve) => perf.once('close', resolve));
   try {
     return await run();
@@ -326,6 +327,10 @@ async function recorded(settings, pid, profileAs, run) {
   }
 }
 
+/**
+ * One measured run: optional warm-up, then `duration` seconds with CPU and wake-up accounting; with
+ * BENCH_PERF, recorded under the name `profileAs` when one is given.
+ */
 async function measure(target, pid, settings, databasePid, profileAs) {
   if (settings.warmup > 0) await load(target, settings.warmup, settings.connections);
   const before = withDatabase(cpuSeconds(pid), databasePid);
