@@ -10,20 +10,14 @@
 //
 //   node bench/calibrate.mjs [µs ...]      (default: 0 2 5 10 20 40; BENCH_DURATION, BENCH_ROUNDS)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { cpuMicros } from './process-cpu.mjs';
 import { wakeupInterrupts, wakeupsPerRequest } from './wakeups.mjs';
 
 const spins = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [0, 2, 5, 10, 20, 40];
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-
-/** The process's user + system CPU so far, in µs (Linux /proc; clock ticks of 10 ms). */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 const server = spawn(process.execPath, [new URL('./bare-fastify.mjs', import.meta.url).pathname, '0'], {
   env: { ...process.env, BARE_SPIN_ROUTE: '1' },

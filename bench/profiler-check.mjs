@@ -10,15 +10,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { cpuMicros } from './process-cpu.mjs';
 
 const LOOP_US = 40;
 const modes = process.argv.length > 2 ? process.argv.slice(2) : ['none', 'v8', 'perf'];
-
-/** The process's user + system CPU so far, in µs (Linux /proc; clock ticks of 10 ms). */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 /** Whether a V8 profile node is the spin route's handler (its lines in bare-fastify.mjs; 0-based). */
 const isSpinHandler = (frame) => frame.url.endsWith('bare-fastify.mjs') && frame.lineNumber >= 12 && frame.lineNumber <= 16;
