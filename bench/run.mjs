@@ -349,7 +349,7 @@ async function measure(target, pid, settings, databasePid, profileAs) {
     errors: result.errors, // connection errors, timeouts included
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
     cpuUsPerRequest: before && after ? perRequestUs(before.self, after.self) : undefined,
-    childCpuUsPerRequest: before && after ? perRequestUs(before.descendants, after.descendants) : undefined,
+    childCpuUsPerRequest: before && after ? perRequestUs(childSeconds(before), childSeconds(after)) : undefined,
     wakeupsPerRequest: wakeupsPerRequest(wakeupsBefore, wakeupsAfter, completed),
   };
 }
@@ -358,7 +358,16 @@ async function measure(target, pid, settings, databasePid, profileAs) {
 function withDatabase(cpu, databasePid) {
   const database = databasePid === undefined ? undefined : cpuSeconds(databasePid);
   if (cpu === undefined || database === undefined) return cpu;
-  return { ...cpu, descendants: cpu.descendants + database.self + database.descendants };
+  return { ...cpu, descendants: cpu.descendants + database.self + database.descendants, reaped: cpu.reaped + database.reaped };
+}
+
+/**
+ * The children's CPU so far, those that have exited included: a database backend that exits during a
+ * run moves its CPU from the live descendants to its parent's reaped count, and counting only the live
+ * ones made such a run's figure negative.
+ */
+function childSeconds(cpu) {
+  return cpu.descendants + cpu.reaped;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -414,7 +423,7 @@ async function measureFlows(flow, pid, settings, databasePid, concurrency, profi
     firstError: run.firstError === undefined ? undefined : String(run.firstError.message ?? run.firstError).split('\n')[0],
     statusCodes: {},
     cpuUsPerRequest: before && after ? perFlowUs(before.self, after.self) : undefined,
-    childCpuUsPerRequest: before && after ? perFlowUs(before.descendants, after.descendants) : undefined,
+    childCpuUsPerRequest: before && after ? perFlowUs(childSeconds(before), childSeconds(after)) : undefined,
     // Of the service's CPU, its main thread's (the event loop; the rest is libuv's pool, e.g. hashing,
     // and V8's helper threads).
     mainCpuUsPerRequest: before?.main !== undefined && after?.main !== undefined ? perFlowUs(before.main, after.main) : undefined,
