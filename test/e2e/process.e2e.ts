@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, queryDatabase } from '../support/database.js';
 import { HttpClient } from '../support/http.js';
-import { ensureBuilt, freePort, runService, tempDataDir } from '../support/process.js';
+import { ensureBuilt, freePort, runNpmStart, runService, tempDataDir } from '../support/process.js';
 import { NODE_START_FLAGS } from '../../src/common/runtime/start-flags.js';
 
 /**
@@ -152,6 +152,45 @@ describe('request logs', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('npm start', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('hands a SIGTERM sent to npm to the service, which shuts down and frees its ports', async () => {
+    // A supervisor that runs `npm start` signals npm, not the service: npm passes the signal to the
+    // script's process, so the script must be the service itself and not a shell waiting for it.
+    const dataDir = await tempDataDir();
+    const env = {
+      DATABASE_URL: await freshDatabase(),
+      DATA_DIR: dataDir,
+      PUBLIC_PORT: String(await freePort()),
+      ADMIN_PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+    };
+    const npm = runNpmStart(env);
+    const pub = new HttpClient(`http://127.0.0.1:${env.PUBLIC_PORT}`);
+    try {
+      await npm.waitForOutput(/is ready/, 60_000);
+      expect((await pub.get('/health/alive')).status).toBe(200);
+      npm.child.kill('SIGTERM');
+      await npm.exited;
+      await npm.waitForOutput(/shutdown finished/, 15_000);
+      // Nothing is left listening: an orphaned service would still answer here.
+      let answered = true;
+      for (let waited = 0; waited < 10_000 && answered; waited += 250) {
+        answered = await fetch(`http://127.0.0.1:${env.PUBLIC_PORT}/health/alive`).then(
+          () => true,
+          () => false,
+        );
+        if (answered) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(answered).toBe(false);
+    } finally {
+      if (npm.child.exitCode === null) npm.child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('npm run migrate', () => {

@@ -62,11 +62,30 @@ export function runService(
   script = ENTRY_POINT,
   nodeArgs: readonly string[] = script === ENTRY_POINT ? NODE_START_FLAGS : [],
 ): ServiceProcess {
-  const child = spawn(process.execPath, [...nodeArgs, script], {
-    cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return watched(
+    spawn(process.execPath, [...nodeArgs, script], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+/**
+ * Runs `npm start` as the README does (its build check, then the start script), with the given
+ * environment plus PATH and HOME (npm's own settings); `child` is npm itself.
+ */
+export function runNpmStart(env: Record<string, string>): ServiceProcess {
+  return watched(
+    spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? ROOT, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+function watched(child: ChildProcess): ServiceProcess {
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -20,7 +20,8 @@ describe('start flags', () => {
 
   it('are what `npm start` passes, before the entry point', () => {
     const scripts = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts['start']).toBe(['node', ...NODE_START_FLAGS, 'dist/src/main.js'].join(' '));
+    // `exec`: the shell npm runs the script in becomes the service, so the signals npm passes on reach it.
+    expect(scripts['start']).toBe(['exec', 'node', ...NODE_START_FLAGS, 'dist/src/main.js'].join(' '));
   });
 
   it('give one warning naming each missing flag, and none when all were given', () => {
