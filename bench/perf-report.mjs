@@ -18,10 +18,7 @@
 //   <package>                  the innermost JavaScript frame of node_modules
 //   node <module>              the innermost JavaScript frame of Node's own library
 //   runtime (V8, libuv, ...)   native frames with no JavaScript frame above them (e.g. the event loop)
-import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { mainThreadSamples } from './perf-samples.mjs';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -61,53 +58,12 @@ function ownerOf(frames) {
   return 'runtime (V8, libuv, ...)';
 }
 
-/** Runs perf to its end, its output ignored; throws when it fails. */
-async function runPerf(args) {
-  const child = spawn('perf', args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  const code = await new Promise((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`perf ${args.join(' ')} ended with ${code}`);
-}
-
-async function read(file) {
-  // The service's JIT code record (jit-<pid>.dump, beside the file) turned into symbols once, kept as
-  // <file>.jit; the symbol files it makes go into the same folder, not the user's ~/.debug.
-  const symbols = ['--buildid-dir', join(dirname(file), '.debug')];
-  const injected = `${file}.jit`;
-  if (!existsSync(injected) || statSync(injected).mtimeMs < statSync(file).mtimeMs)
-    await runPerf([...symbols, 'inject', '--jit', '-i', file, '-o', injected]);
-  // pid and tid head each sample; its frames follow, one per line, innermost first; a blank line ends it.
-  const perf = spawn('perf', [...symbols, 'script', '-F', 'pid,tid,ip,sym', '-i', injected], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: perf.stdout, crlfDelay: Infinity });
-  let main = false;
-  let frames = [];
-  const end = () => {
-    if (main && frames.length > 0) {
-      busy += 1;
-      give(ownerOf(frames));
-    }
-    frames = [];
-  };
-  for await (const line of lines) {
-    if (line.trim() === '') {
-      end();
-      continue;
-    }
-    const head = /^\s*(\d+)\/(\d+)\s*$/.exec(line);
-    if (head !== null) {
-      end();
-      main = head[1] === head[2];
-      continue;
-    }
-    // "<address> <symbol>"; the symbol may hold spaces (C++ names, JS frames with their file).
-    const frame = line.trim().replace(/^[0-9a-f]+ /, '');
-    frames.push(frame);
+for (const file of files) {
+  for await (const frames of mainThreadSamples(file)) {
+    busy += 1;
+    give(ownerOf(frames));
   }
-  end();
-  const code = await new Promise((resolve) => perf.once('close', resolve));
-  if (code !== 0) throw new Error(`perf script -i ${file} ended with ${code}`);
 }
-
-for (const file of files) await read(file);
 if (busy === 0) {
   console.log('no sample of a main thread in these files');
   process.exit(1);

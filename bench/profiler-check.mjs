@@ -5,11 +5,12 @@
 // loop well below its true share puts that time somewhere else: here, into the socket write.
 //
 //   node bench/profiler-check.mjs [none|v8|perf ...]      (default: none v8 perf; perf needs Linux perf)
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { mainThreadSamples } from './perf-samples.mjs';
 import { cpuMicros } from './process-cpu.mjs';
 
 const LOOP_US = 40;
@@ -44,24 +45,17 @@ function v8Shares(folder) {
   return { loop: loop / busy, write: write / busy };
 }
 
-function perfShares(folder) {
-  const symbols = ['--buildid-dir', join(folder, '.debug')];
-  execFileSync('perf', [...symbols, 'inject', '--jit', '-i', join(folder, 'perf.data'), '-o', join(folder, 'perf.jit')]);
-  const text = execFileSync('perf', [...symbols, 'script', '-F', 'pid,tid,ip,sym', '-i', join(folder, 'perf.jit')], {
-    maxBuffer: 1 << 30,
-  }).toString();
+async function perfShares(folder) {
   let busy = 0;
   let loop = 0;
   let write = 0;
-  for (const sample of text.split('\n\n')) {
-    const head = /^\s*(\d+)\/(\d+)/.exec(sample);
-    if (head === null || head[1] !== head[2]) continue;
+  for await (const frames of mainThreadSamples(join(folder, 'perf.data'))) {
     busy += 1;
-    const frames = sample.trim().split('\n').slice(1);
-    if (/__GI___writev|__GI___libc_write/.test(sample)) write += 1;
+    if (frames.some((frame) => /^(__GI___writev|__GI___libc_write)$/.test(frame))) write += 1;
     // The loop reads the clock (hrtime.bigint); TurboFan inlines the handler itself into Fastify's
     // pre-handler, so its own instructions show under that function's name.
-    else if (/FastBigInt|clock_gettime|vdso/.test(sample) || /preHandlerCallbackInner/.test(frames[0] ?? '')) loop += 1;
+    else if (frames.some((frame) => /FastBigInt|clock_gettime|vdso/.test(frame)) || /preHandlerCallbackInner/.test(frames[0] ?? ''))
+      loop += 1;
   }
   return { loop: loop / busy, write: write / busy };
 }
@@ -104,7 +98,7 @@ for (const mode of modes) {
     const truth = (LOOP_US * result.requests.total) / used;
     let line = `${mode}: ${Math.round(result.requests.average)} req/s, ${(used / result.requests.total).toFixed(1)} µs of CPU per request, the loop ${percent(truth)} of it`;
     if (mode === 'v8' || mode === 'perf') {
-      const shares = mode === 'v8' ? v8Shares(folder) : perfShares(folder);
+      const shares = mode === 'v8' ? v8Shares(folder) : await perfShares(folder);
       line += `; the profile: loop ${percent(shares.loop)}, socket write ${percent(shares.write)}`;
     }
     console.log(line);

@@ -899,7 +899,6 @@ const fmtInt = (value) => (value === undefined || !Number.isFinite(value) ? '—
 const fmtMs = (value) => (value === undefined || !Number.isFinite(value) ? '—' : String(Math.round(value * 10) / 10));
 const fmtRatio = (value) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2));
 const fmtUs = (value) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(1));
-const fmtWakeups = (value) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2));
 
 function table(results) {
   const header = [
@@ -924,7 +923,7 @@ function table(results) {
     return summary.benchCpuUsPerRequest === undefined ? cells : `${cells} (bench ${fmtUs(summary.benchCpuUsPerRequest)})`;
   };
   // The machine's wake-ups per request (bench/wakeups.mjs) of the row and of bare Fastify in the same rounds.
-  const wakeups = (summary, bareSummary) => `${fmtWakeups(summary.wakeupsPerRequest)} / ${fmtWakeups(bareSummary.wakeupsPerRequest)}`;
+  const wakeups = (summary, bareSummary) => `${fmtRatio(summary.wakeupsPerRequest)} / ${fmtRatio(bareSummary.wakeupsPerRequest)}`;
   const rows = [];
   for (const result of results) {
     if (result.status === 'skipped') {
