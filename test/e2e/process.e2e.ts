@@ -179,7 +179,7 @@ describe('npm start', () => {
       // Nothing is left listening: an orphaned service would still answer here.
       let answered = true;
       for (let waited = 0; waited < 10_000 && answered; waited += 250) {
-        answered = await fetch(`http://127.0.0.1:${env.PUBLIC_PORT}/health/alive`).then(
+        answered = await fetch(`http://127.0.0.1:${env.PUBLIC_PORT}/health/alive`, { signal: AbortSignal.timeout(1000) }).then(
           () => true,
           () => false,
         );
