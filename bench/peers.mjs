@@ -1,14 +1,18 @@
 // Peers shared by several scenarios (bench/run.mjs, `peer`).
 
+/** What the answering peers run on this run (BENCH_PEER_STACK, checked by bench/run.mjs), as their names say it. */
+export const peerStackName = process.env.BENCH_PEER_STACK === 'nest' ? 'NestJS + Fastify adapter' : 'bare Fastify';
+
 // Headers the peer's own HTTP stack writes for its answer, or that describe the connection.
 const OWN_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /**
- * A bare Fastify app answering the scenario's request with the service's answer to its probe, byte for
- * byte but for the headers above (bench/peer/same-answer.mjs), loaded with the same request.
+ * A bare Fastify app (or NestJS's adapter, BENCH_PEER_STACK=nest) answering the scenario's request with
+ * the service's answer to its probe, byte for byte but for the headers above
+ * (bench/peer/same-answer.mjs), loaded with the same request.
  */
 export const sameAnswerPeer = {
-  name: 'bare Fastify, same answer',
+  name: `${peerStackName}, same answer`,
   script: 'bench/peer/same-answer.mjs',
   env: (_urls, probe) => ({
     SAME_ANSWER: JSON.stringify({

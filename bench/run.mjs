@@ -39,6 +39,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scenarios as allScenarios } from './scenarios.mjs';
+import { PEER_STACKS, peerStack } from './peer/peer-app.mjs';
 import { wakeupInterrupts, wakeupsPerRequest } from './wakeups.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -61,6 +62,14 @@ function intSetting(name, fallback, min, max) {
   return Number(raw);
 }
 
+function peerStackSetting() {
+  try {
+    return peerStack({ PEER_STACK: process.env.BENCH_PEER_STACK });
+  } catch {
+    throw new UsageError(`BENCH_PEER_STACK must be one of ${PEER_STACKS.join(', ')}, got "${process.env.BENCH_PEER_STACK}"`);
+  }
+}
+
 function readSettings() {
   return {
     rounds: intSetting('BENCH_ROUNDS', 3, 1, 99),
@@ -74,6 +83,8 @@ function readSettings() {
     quietMaxForeign: Number(process.env.BENCH_QUIET_MAX_FOREIGN ?? '0.1'),
     // A folder for `perf record` files of the service's measured runs (bench/perf-report.mjs reads them).
     perf: (process.env.BENCH_PERF ?? '') === '' ? undefined : resolve(process.env.BENCH_PERF),
+    // The stack the answering peers run on (bench/peer/peer-app.mjs): bare Fastify, or NestJS's adapter.
+    peerStack: peerStackSetting(),
   };
 }
 
@@ -576,10 +587,16 @@ function describe(response) {
  * with, or throws when it cannot serve the request, does not start or its probe fails (and then leaves
  * no peer running for the rest of the run).
  */
-async function startPeer(peer, urls, probe, request) {
+async function startPeer(peer, urls, probe, request, settings) {
   const env = peer.env?.(urls, probe) ?? {};
   const peerRequest = peer.request(env, request);
-  const entry = startChild(`peer ${peer.name}`, [peer.script], { ...process.env, ...env, PEER_PORT: '0', NODE_ENV: 'production' });
+  const entry = startChild(`peer ${peer.name}`, [peer.script], {
+    ...process.env,
+    ...env,
+    PEER_PORT: '0',
+    PEER_STACK: settings.peerStack,
+    NODE_ENV: 'production',
+  });
   try {
     const started = Date.now();
     let match;
@@ -663,7 +680,7 @@ async function runScenario(scenario, env) {
   let peerSkipped;
   if (scenario.peer !== undefined) {
     try {
-      peer = await startPeer(scenario.peer, urls, probe, { ...resolved, method: scenario.method, requests: extra.requests });
+      peer = await startPeer(scenario.peer, urls, probe, { ...resolved, method: scenario.method, requests: extra.requests }, settings);
       console.log(`  peer: ${scenario.peer.name}, ${peer.target.method} ${peer.target.url}`);
     } catch (error) {
       peerSkipped = (error.message ?? String(error)).split('\n')[0];
@@ -1075,6 +1092,8 @@ async function main() {
     `  method: per scenario ${settings.rounds} rounds, each a ${settings.warmup} s warm-up + ${settings.duration} s measured run of the scenario and of bare Fastify (interleaved), ` +
       `${settings.connections} connections, autocannon in this process (same cores); medians reported`,
   );
+  if (settings.peerStack !== 'fastify')
+    console.log(`  peers: the answering peers run inside NestJS's Fastify adapter (BENCH_PEER_STACK=${settings.peerStack})`);
   console.log(
     `  service: NODE_ENV=production, LOG_LEVEL=warn (request logging is off during the run), database ${external ? 'DATABASE_URL (external)' : 'embedded PostgreSQL in a temporary folder'}`,
   );

@@ -15,6 +15,7 @@
 // "fixed" repeats one request (the target scenario); "varied" sends 1,000 different allowed
 // requests in turn (autocannon's setupRequest, which costs the load generator some CPU).
 import pg from 'pg';
+import { peerStackName } from '../peers.mjs';
 
 const POLICIES = 10_000;
 const ROLES = 1_000;
@@ -135,12 +136,13 @@ function scenario(flavor, varied) {
     method: 'POST',
     path: `${BASE}/${flavor}/allowed`,
     target: varied ? undefined : 0.3,
-    // The same request (path, headers, JSON body) answered by a bare Fastify POST route: what a body
-    // costs by itself on this box (fixed rows only, to keep the run's length).
+    // The same request (path, headers, JSON body) answered by a bare Fastify POST route (NestJS's
+    // adapter with BENCH_PEER_STACK=nest): what a body costs by itself on this box (fixed rows only, to
+    // keep the run's length).
     peer: varied
       ? undefined
       : {
-          name: 'bare Fastify JSON POST',
+          name: `${peerStackName} JSON POST`,
           script: 'bench/peer/bare-post.mjs',
           request: () => ({
             path: `${BASE}/${flavor}/allowed`,
