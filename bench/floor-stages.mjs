@@ -23,6 +23,7 @@ const duration = Number(process.env.BENCH_DURATION ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 14);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PATH = '/health/alive?via=fastify';
+const START_TIMEOUT_MS = 30_000;
 
 function start(script, env) {
   const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, '0'], {
@@ -31,6 +32,12 @@ function start(script, env) {
   });
   const ready = new Promise((resolve, reject) => {
     let out = '';
+    // A stage that neither listens nor exits (a missing dist/, a hung import) must not hold the run.
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not start within ${START_TIMEOUT_MS / 1000} s: ${out}`)),
+      START_TIMEOUT_MS,
+    );
+    timer.unref();
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
     child.stdout.on('data', (data) => {

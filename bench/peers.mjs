@@ -1,7 +1,8 @@
 // Peers shared by several scenarios (bench/run.mjs, `peer`).
+import { PEER_STACK_NAMES } from './peer/peer-app.mjs';
 
 /** What the answering peers run on this run (BENCH_PEER_STACK, checked by bench/run.mjs), as their names say it. */
-export const peerStackName = process.env.BENCH_PEER_STACK === 'nest' ? 'NestJS + Fastify adapter' : 'bare Fastify';
+export const peerStackName = PEER_STACK_NAMES[process.env.BENCH_PEER_STACK === 'nest' ? 'nest' : 'fastify'];
 
 // Headers the peer's own HTTP stack writes for its answer, or that describe the connection.
 const OWN_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);

@@ -1,7 +1,6 @@
 // One stage of bench/floor-stages.mjs: `GET /health/alive` (the floor scenario's route and answer)
-// served by the stack peer's app (an empty Nest module on NestJS's Fastify adapter, as
-// bench/peer/peer-app.mjs builds it) with the service's own request plumbing, taken from dist/, added
-// up to stage FLOOR_STAGE:
+// served by the stack peer's app (createNestPeer, bench/peer/peer-app.mjs) with the service's own
+// request plumbing, taken from dist/, added up to stage FLOOR_STAGE:
 //   0  the stack alone
 //   1  + the three listeners (HttpListeners: listener tag, request id, genReqId)
 //   2  + the `listener` route constraint
@@ -18,13 +17,7 @@ if (stage >= 5) {
   await fromDist('common/regex/linear-regexp.js');
   await fromDist('common/runtime/no-pretenuring.js');
 }
-await import('reflect-metadata');
-const [{ Module }, { NestFactory }, { FastifyAdapter }, { default: fastifyCookie }] = await Promise.all([
-  import('@nestjs/common'),
-  import('@nestjs/core'),
-  import('@nestjs/platform-fastify'),
-  import('@fastify/cookie'),
-]);
+const [{ createNestPeer }, { default: fastifyCookie }] = await Promise.all([import('./peer-app.mjs'), import('@fastify/cookie')]);
 const [
   { HttpListeners },
   { listenerConstraint },
@@ -41,9 +34,7 @@ const [
 const { httpDurationHistogram } = await fromDist('metrics/http-metrics.js');
 
 const port = Number(process.env.PEER_PORT ?? 0);
-class StageModule {}
-Module({})(StageModule);
-const options = { skipMiddie: true };
+const options = {};
 let listeners;
 if (stage >= 1) {
   // The public and admin listeners, as the service opens them (the proxy listener stays closed).
@@ -51,7 +42,7 @@ if (stage >= 1) {
   Object.assign(options, { serverFactory: listeners.serverFactory, requestIdHeader: false, genReqId: assignedRequestIdOf });
 }
 if (stage >= 2) options.routerOptions = { constraints: { listener: listenerConstraint }, maxParamLength: 1024 };
-const app = await NestFactory.create(StageModule, new FastifyAdapter(options), { logger: false });
+const app = await createNestPeer(options);
 const fastify = app.getHttpAdapter().getInstance();
 if (stage >= 3) {
   installRequestHooks(fastify, httpDurationHistogram(), false);

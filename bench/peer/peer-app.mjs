@@ -8,6 +8,9 @@ import Fastify from 'fastify';
 
 export const PEER_STACKS = ['fastify', 'nest'];
 
+/** How the peers' names say which stack ran (bench/peers.mjs, the ACP rows' peer). */
+export const PEER_STACK_NAMES = { fastify: 'bare Fastify', nest: 'NestJS + Fastify adapter' };
+
 /** The stack named by PEER_STACK (default bare Fastify); anything else is refused. */
 export function peerStack(env = process.env) {
   const stack = env.PEER_STACK === undefined || env.PEER_STACK === '' ? 'fastify' : env.PEER_STACK;
@@ -16,24 +19,31 @@ export function peerStack(env = process.env) {
 }
 
 /**
+ * The stack alone: an empty Nest module on NestJS's Fastify adapter, created as the service creates
+ * its own — without middie, which would add an `onRequest` hook the service does not have — and with
+ * the adapter options given (bench/peer/floor-stage.mjs adds the service's own). Not yet initialised.
+ */
+export async function createNestPeer(adapterOptions = {}) {
+  await import('reflect-metadata');
+  const [{ Module }, { NestFactory }, { FastifyAdapter }] = await Promise.all([
+    import('@nestjs/common'),
+    import('@nestjs/core'),
+    import('@nestjs/platform-fastify'),
+  ]);
+  class PeerModule {}
+  Module({})(PeerModule);
+  return NestFactory.create(PeerModule, new FastifyAdapter({ ...adapterOptions, skipMiddie: true }), { logger: false });
+}
+
+/**
  * Builds the app, lets `register(fastify)` add the route, listens on PEER_PORT (0: any) and prints
  * "READY <port>" for bench/run.mjs; stops on SIGTERM.
  */
 export async function servePeer(register) {
-  const stack = peerStack();
   let fastify;
   let close;
-  if (stack === 'nest') {
-    await import('reflect-metadata');
-    const [{ Module }, { NestFactory }, { FastifyAdapter }] = await Promise.all([
-      import('@nestjs/common'),
-      import('@nestjs/core'),
-      import('@nestjs/platform-fastify'),
-    ]);
-    class PeerModule {}
-    Module({})(PeerModule);
-    // As the service starts its adapter: no middie (it would add an onRequest hook the service does not have).
-    const app = await NestFactory.create(PeerModule, new FastifyAdapter({ skipMiddie: true }), { logger: false });
+  if (peerStack() === 'nest') {
+    const app = await createNestPeer();
     fastify = app.getHttpAdapter().getInstance();
     register(fastify);
     await app.init();
