@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { HttpConfig } from '../../config/app-config.js';
-import { type Listener, tagRequest } from './listener.js';
-import { assignRequestId, requestIdOf } from './request-id.js';
+import { type Listener, requestClassFor } from './listener.js';
+import { ResponseWithRequestId } from './request-id.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -19,8 +19,9 @@ const MAX_QUIET_WAIT_MS = 1000;
 
 /**
  * The three listeners are plain Node servers feeding one Fastify instance, so every route, hook,
- * pool, cache and metric is shared; each server tags its requests with its name and the `listener`
- * route constraint keeps a route on the listeners it declares.
+ * pool, cache and metric is shared; each server builds its requests from its listener's class
+ * (`requestClassFor`), the `listener` route constraint keeps a route on the listeners it declares,
+ * and every response carries the request's id (ResponseWithRequestId).
  */
 export class HttpListeners {
   private handler: Handler | undefined;
@@ -33,13 +34,12 @@ export class HttpListeners {
     const enabled: Listener[] = ['public', 'admin'];
     if (config.proxyPort !== undefined) enabled.push('proxy');
     for (const listener of enabled) {
-      const server = createServer((req, res) => {
+      const options = { IncomingMessage: requestClassFor(listener), ServerResponse: ResponseWithRequestId };
+      const server = createServer(options, (req, res) => {
         (req.socket as TrackedSocket)[SERVED] = true;
         // While closing, each response ends its connection instead of keeping it alive.
         if (this.closing) res.shouldKeepAlive = false;
-        if (listener !== 'proxy' && isLivenessProbe(req, listener)) return answerLiveness(req, res);
-        tagRequest(req, listener);
-        assignRequestId(req, res);
+        if (listener !== 'proxy' && isLivenessProbe(req, listener)) return answerLiveness(res);
         this.handler!(req, res);
       });
       // Longer than common load balancer idle timeouts, so they close first (Fastify's own default).
@@ -145,11 +145,10 @@ function isLivenessProbe(req: IncomingMessage, listener: Listener): boolean {
   return req.method === 'GET' && (req.url === '/health/alive' || (listener === 'admin' && req.url === '/admin/health/alive'));
 }
 
-function answerLiveness(req: IncomingMessage, res: ServerResponse): void {
+function answerLiveness(res: ServerResponse): void {
   res.writeHead(200, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': ALIVE_BODY.length,
-    'x-request-id': requestIdOf(req),
   });
   res.end(ALIVE_BODY);
 }

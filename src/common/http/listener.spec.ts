@@ -1,14 +1,17 @@
-import type { IncomingMessage } from 'node:http';
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listenerConstraint, listenerOf, tagRequest } from './listener.js';
+import { LISTENERS, listenerConstraint, listenerOf, requestClassFor } from './listener.js';
 
 describe('listener route constraint', () => {
-  it('derives the listener a request arrived on', () => {
-    const req = {} as IncomingMessage;
-    expect(listenerConstraint.deriveConstraint(req)).toBeUndefined();
-    tagRequest(req, 'admin');
-    expect(listenerOf(req)).toBe('admin');
-    expect(listenerConstraint.deriveConstraint(req)).toBe('admin');
+  it('derives the listener a request arrived on from its class', () => {
+    expect(listenerConstraint.deriveConstraint(new IncomingMessage(new Socket()))).toBeUndefined();
+    for (const listener of LISTENERS) {
+      const req = new (requestClassFor(listener))(new Socket());
+      expect(req).toBeInstanceOf(IncomingMessage);
+      expect(listenerOf(req)).toBe(listener);
+      expect(listenerConstraint.deriveConstraint(req)).toBe(listener);
+    }
   });
 
   it('stores a route declared for several listeners under each of them', () => {

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import { SetMetadata } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
 import { RouteConstraints } from '@nestjs/platform-fastify';
@@ -9,9 +9,21 @@ export const LISTENERS: readonly Listener[] = ['public', 'admin', 'proxy'];
 export const LISTENERS_METADATA = 'latchkey:listeners';
 const LISTENER_OF_REQUEST = Symbol('latchkey.listener');
 
-/** Marks a raw request with the listener (port) that received it. Called by the server wrappers. */
-export function tagRequest(req: IncomingMessage, listener: Listener): void {
-  (req as unknown as Record<symbol, Listener>)[LISTENER_OF_REQUEST] = listener;
+/**
+ * Each listener's request class: the listener's name sits on the class's prototype, so telling a
+ * request's listener costs no write per request (a property added to every request after Node built
+ * it would also change its shape). The listeners hand these classes to Node (HttpListeners).
+ */
+const REQUEST_CLASSES = new Map(
+  LISTENERS.map((listener) => {
+    const RequestOnListener = class extends IncomingMessage {};
+    Object.defineProperty(RequestOnListener.prototype, LISTENER_OF_REQUEST, { value: listener });
+    return [listener, RequestOnListener] as const;
+  }),
+);
+
+export function requestClassFor(listener: Listener): typeof IncomingMessage {
+  return REQUEST_CLASSES.get(listener)!;
 }
 
 export function listenerOf(req: IncomingMessage): Listener | undefined {

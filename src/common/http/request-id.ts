@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const REQUEST_ID = Symbol('latchkey.requestId');
+const REQUEST_ID_HEADER = 'x-request-id';
 
 type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };
 
@@ -12,22 +13,51 @@ type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };
  * consecutive ids would tell anyone how many requests the service answered between two of theirs.
  */
 export function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
+  const given = req.headers[REQUEST_ID_HEADER];
   return typeof given === 'string' && VALID_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /**
- * Gives the request its id and puts it on the response as `X-Request-Id`, where Node keeps it for
- * whatever writes the response (Fastify's replies, its router errors, a raw write). Called by the
- * listeners for every request, before Fastify.
+ * The request's id, made on first use and kept on the request: Fastify's `genReqId` (the `request.id`
+ * of logs and error bodies) and the response's header (ResponseWithRequestId) read the same one.
  */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
-  const id = requestIdOf(req);
-  (req as WithRequestId)[REQUEST_ID] = id;
-  res.setHeader('x-request-id', id);
+export function assignedRequestIdOf(req: IncomingMessage): string {
+  return ((req as WithRequestId)[REQUEST_ID] ??= requestIdOf(req));
 }
 
-/** Fastify's `genReqId`: the id the listener assigned (a request that came another way gets one made here). */
-export function assignedRequestIdOf(req: IncomingMessage): string {
-  return (req as WithRequestId)[REQUEST_ID] ?? requestIdOf(req);
+/**
+ * The listeners' response class: every response carries `X-Request-Id` (Fastify's replies, its router
+ * errors, a raw write, Node's implicit head), added as the head is written. Setting it earlier with
+ * `setHeader` would send every Fastify reply down Node's merge path, which validates and stores each of
+ * the reply's headers a second time (about 7,000 instructions per request, a tenth of a whole request);
+ * adding it to a copy of the head's own headers keeps the single pass. The caller's object is never
+ * changed (it may be shared), and a header the caller set itself wins.
+ */
+export class ResponseWithRequestId<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  override writeHead(
+    statusCode: number,
+    reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+    headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+  ): this {
+    const reason = typeof reasonOrHeaders === 'string' ? reasonOrHeaders : undefined;
+    const given = reason === undefined ? (reasonOrHeaders as OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined) : headers;
+    const id = assignedRequestIdOf(this.req);
+    if (given !== undefined && given !== null && !Array.isArray(given) && !this.hasHeader(REQUEST_ID_HEADER)) {
+      const withId = { [REQUEST_ID_HEADER]: id, ...given };
+      return reason === undefined ? super.writeHead(statusCode, withId) : super.writeHead(statusCode, reason, withId);
+    }
+    // A head from an array, or after setHeader: the merge path runs anyway; the header joins it there.
+    if (!this.hasHeader(REQUEST_ID_HEADER) && !hasHeaderIn(given)) this.setHeader(REQUEST_ID_HEADER, id);
+    return reason === undefined ? super.writeHead(statusCode, given) : super.writeHead(statusCode, reason, given);
+  }
+}
+
+/** Whether a flat `[name, value, ...]` head names X-Request-Id (any case). */
+function hasHeaderIn(head: OutgoingHttpHeader[] | OutgoingHttpHeaders | undefined | null): boolean {
+  if (!Array.isArray(head)) return false;
+  for (let index = 0; index < head.length; index += 2) {
+    const name = head[index];
+    if (typeof name === 'string' && name.toLowerCase() === REQUEST_ID_HEADER) return true;
+  }
+  return false;
 }
