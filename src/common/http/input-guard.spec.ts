@@ -1,3 +1,4 @@
+import { type AddressInfo, connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { inputProblem, installInputGuard, MAX_INPUT_DEPTH } from './input-guard.js';
@@ -47,6 +48,34 @@ describe('installInputGuard', () => {
       expect((await fastify.inject({ method: 'POST', url: '/echo', payload: { a: 'b' } })).statusCode).toBe(200);
       expect((await fastify.inject({ method: 'POST', url: '/echo', payload: { a: 'b\u0000' } })).statusCode).toBe(400);
       expect((await fastify.inject({ method: 'GET', url: '/echo?a=b%00' })).statusCode).toBe(400);
+      expect((await fastify.inject({ method: 'GET', url: '/echo?%00=b' })).statusCode).toBe(400);
+      expect((await fastify.inject({ method: 'GET', url: '/echo?a=b&c=d+e' })).statusCode).toBe(200);
+    } finally {
+      await fastify.close();
+    }
+  });
+
+  it('over HTTP, where a query without escapes is not walked: a raw NUL or byte above 0x7E never reaches a route', async () => {
+    const fastify = await guarded();
+    try {
+      await fastify.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = fastify.server.address() as AddressInfo;
+      // The request target sent as raw bytes, unescaped, as a hostile client could.
+      const statusOf = (target: string): Promise<number> =>
+        new Promise((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () =>
+            socket.end(Buffer.from(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 'latin1')),
+          );
+          let head = '';
+          socket.on('data', (chunk: Buffer) => (head += chunk.toString('latin1')));
+          socket.once('close', () => resolve(Number(head.split(' ', 2)[1])));
+          socket.once('error', reject);
+        });
+      expect(await statusOf('/echo?a=b%00')).toBe(400);
+      expect(await statusOf('/echo?a=b')).toBe(200);
+      for (const raw of ['\u0000', '\u0001', '\u007f', '\u0080', '\u00ed\u00a0\u0080', '\u00ff']) {
+        expect(await statusOf(`/echo?a=${raw}`)).toBe(400);
+      }
     } finally {
       await fastify.close();
     }
