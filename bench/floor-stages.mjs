@@ -7,13 +7,25 @@
 // floor is the `floor` row of `npm run bench`.
 //
 //   npm run bench:floor        (node bench/floor-stages.mjs; BENCH_ROUNDS 14, BENCH_DURATION 2)
+//
+// BENCH_INSTRUCTIONS=1 counts instead of timing: each target runs under valgrind's callgrind and the
+// table gives its instructions per request (bench/instructions.mjs), which do not move with the box's
+// speed, with each stage's difference to the one before: the way to see what a sub-microsecond change
+// to this plumbing did. Two targets are counted at a time; about five minutes in all.
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
+import { callgrindAvailable, countInstructions, INSTRUCTION_SETTINGS, startCounted } from './instructions.mjs';
 import { cpuMicros } from './process-cpu.mjs';
+import { otherServerFlags } from './server-flags.mjs';
+
+// Every target starts with the flags of the benchmarks' other servers (bench/server-flags.mjs): each
+// waits while the others are loaded, and V8 must not shrink its heap meanwhile. Stages 0-4 thereby
+// already run with pretenuring off, which stage 5 adds at run time as the service does.
+const SERVER_FLAGS = await otherServerFlags();
 
 const STAGES = [
   'the stack: NestJS Fastify adapter, the route alone',
-  '+ the three listeners (listener tag, request id)',
+  '+ the three listeners (request classes, request id)',
   '+ the listener route constraint',
   '+ the global hooks (histogram, input guard)',
   '+ @fastify/cookie',
@@ -26,7 +38,7 @@ const PATH = '/health/alive?via=fastify';
 const START_TIMEOUT_MS = 30_000;
 
 function start(script, env) {
-  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, '0'], {
+  const child = spawn(process.execPath, [...SERVER_FLAGS, new URL(script, import.meta.url).pathname, '0'], {
     env: { ...process.env, NODE_ENV: 'production', PEER_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -51,14 +63,59 @@ function start(script, env) {
   return { child, ready };
 }
 
-const servers = [
-  { label: 'bare Fastify (GET /)', ...start('./bare-fastify.mjs', {}), path: '/' },
+const targets = [
+  { label: 'bare Fastify (GET /)', script: './bare-fastify.mjs', env: {}, path: '/' },
   ...STAGES.map((label, stage) => ({
     label: `${stage}: ${label}`,
-    ...start('./peer/floor-stage.mjs', { FLOOR_STAGE: String(stage) }),
+    script: './peer/floor-stage.mjs',
+    env: { FLOOR_STAGE: String(stage) },
     path: PATH,
   })),
 ];
+
+if (['1', 'true', 'yes', 'on'].includes((process.env.BENCH_INSTRUCTIONS ?? '').toLowerCase())) {
+  process.exit(await countStages());
+}
+
+/** BENCH_INSTRUCTIONS: every target under callgrind, two at a time (the box's two cores), counted in turn. */
+async function countStages() {
+  if (!(await callgrindAvailable())) {
+    console.error('BENCH_INSTRUCTIONS needs valgrind (with callgrind_control) on the PATH (Debian: apt-get install valgrind)');
+    return 2;
+  }
+  const { warmup, discard, batch, batches } = INSTRUCTION_SETTINGS;
+  console.log(
+    `the floor, stage by stage, in instructions: each target under callgrind, ${warmup} requests of warm-up, ${discard} discarded, ` +
+      `then ${batches} batches of ${batch}; medians of the batches`,
+  );
+  const counted = [];
+  for (let index = 0; index < targets.length; index += 2) {
+    counted.push(
+      ...(await Promise.all(
+        targets.slice(index, index + 2).map(async (target) => {
+          const server = startCounted(new URL(target.script, import.meta.url).pathname, target.env, SERVER_FLAGS);
+          try {
+            return await countInstructions(server, `${await server.ready}${target.path}`);
+          } finally {
+            server.child.kill('SIGKILL');
+          }
+        }),
+      )),
+    );
+  }
+  console.log('| target | main thread, instructions/request | Δ to the row above | all threads |');
+  console.log('|---|---|---|---|');
+  targets.forEach((target, index) => {
+    const delta =
+      index < 2
+        ? '—'
+        : `${counted[index].main - counted[index - 1].main >= 0 ? '+' : ''}${Math.round(counted[index].main - counted[index - 1].main)}`;
+    console.log(`| ${target.label} | ${Math.round(counted[index].main)} | ${delta} | ${Math.round(counted[index].all)} |`);
+  });
+  return 0;
+}
+
+const servers = targets.map((target) => ({ ...target, ...start(target.script, target.env) }));
 
 async function measure(server) {
   const url = `${server.base}${server.path}`;

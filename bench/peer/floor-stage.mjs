@@ -2,7 +2,7 @@
 // served by the stack peer's app (createNestPeer, bench/peer/peer-app.mjs) with the service's own
 // request plumbing, taken from dist/, added up to stage FLOOR_STAGE:
 //   0  the stack alone
-//   1  + the three listeners (HttpListeners: listener tag, request id, genReqId)
+//   1  + the three listeners (HttpListeners: their request and response classes, request id, genReqId)
 //   2  + the `listener` route constraint
 //   3  + the global hooks (duration histogram, input guard) and the body-parser restriction
 //   4  + @fastify/cookie

@@ -1,0 +1,154 @@
+// Instructions per request, counted by valgrind's callgrind: a count that does not move with the
+// box's speed, for changes of a microsecond or less that a rate on these machines cannot show (bare
+// Fastify's own rate moves 2× within minutes; the same binary, inputs and requests give the same count
+// within about 1%). Only user space is counted (the kernel's socket work is not), and a count is not a
+// time, so it ranks changes to our own code; rates stay the figures the goals are stated in.
+//
+// A server runs under callgrind with instrumentation off (so it starts and warms up at a few times
+// its native cost), is warmed up, then counted: instrumentation on, a discarded batch (valgrind
+// translates the code again), then batches of requests, each between a zero and a read of the
+// counters. The main thread's count is the one reported; the total adds V8's helper threads
+// (compiler, GC), which move more from batch to batch.
+import { execFile, spawn } from 'node:child_process';
+import http from 'node:http';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const START_TIMEOUT_MS = 120_000;
+
+export const INSTRUCTION_SETTINGS = {
+  warmup: Number(process.env.BENCH_INSTRUCTIONS_WARMUP ?? 20_000),
+  discard: Number(process.env.BENCH_INSTRUCTIONS_DISCARD ?? 5_000),
+  batch: Number(process.env.BENCH_INSTRUCTIONS_BATCH ?? 3_000),
+  batches: Number(process.env.BENCH_INSTRUCTIONS_BATCHES ?? 5),
+  connections: 4,
+};
+
+/** Whether valgrind's callgrind and its control program are installed. */
+export async function callgrindAvailable() {
+  try {
+    await run('valgrind', ['--version']);
+    await run('callgrind_control', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The command that runs `node <nodeArgs>` under callgrind, uncounted until countInstructions turns it on. */
+export function callgrindCommand(nodeArgs) {
+  return {
+    file: 'valgrind',
+    args: ['--tool=callgrind', '--instr-atstart=no', '--callgrind-out-file=/dev/null', process.execPath, ...nodeArgs],
+  };
+}
+
+/**
+ * Starts `node [nodeArgs] <script> 0` under callgrind; `ready` resolves with its base URL once it
+ * prints where it listens (bare Fastify's `{"url":...}` or a peer's `READY <port>`).
+ */
+export function startCounted(script, env, nodeArgs = []) {
+  const childEnv = { ...process.env, NODE_ENV: 'production', PEER_PORT: '0', ...env };
+  const command = callgrindCommand([...nodeArgs, script, '0']);
+  const child = spawn(command.file, command.args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ready = new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${script} did not start under callgrind: ${out.slice(-400)}`)), START_TIMEOUT_MS);
+    timer.unref();
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out.slice(-400)}`)));
+    const seen = (data) => {
+      out += String(data);
+      const url = /\{"url":"([^"]+)"\}/.exec(out)?.[1];
+      const port = /READY (\d+)/.exec(out)?.[1];
+      if (url !== undefined) resolve(url);
+      else if (port !== undefined) resolve(`http://127.0.0.1:${port}`);
+    };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', (data) => (out += String(data)));
+  });
+  return { child, env: childEnv, ready };
+}
+
+/**
+ * `count` requests `{ url, method, headers, body }` (GET with no body when only a URL is given) over
+ * `connections` keep-alive connections; fails on any non-2xx.
+ */
+async function loadRequests(target, count, connections) {
+  const { url, method = 'GET', headers = {}, body } = typeof target === 'string' ? { url: target } : target;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  let left = count;
+  const one = () =>
+    new Promise((resolve, reject) => {
+      http
+        .request(url, { agent, method, headers }, (response) => {
+          response.resume();
+          response.once('end', () =>
+            response.statusCode >= 200 && response.statusCode < 300
+              ? resolve()
+              : reject(new Error(`${method} ${url} answered ${response.statusCode}`)),
+          );
+        })
+        .once('error', reject)
+        .end(body);
+    });
+  try {
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (left > 0) {
+          left -= 1;
+          await one();
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * Runs callgrind_control against a counted server. valgrind names its control pipes after the USER and
+ * HOST of the process's environment (the service reads HOST as its listen address), so the control
+ * program is given the same two.
+ */
+async function control(server, ...args) {
+  const env = { ...process.env, USER: server.env.USER ?? '', HOST: server.env.HOST ?? '' };
+  for (const name of ['USER', 'HOST']) if (server.env[name] === undefined) delete env[name];
+  return (await run('callgrind_control', [...args, String(server.child.pid)], { env })).stdout;
+}
+
+/** Per-thread instruction counts since the last zero, from `callgrind_control -e Ir`. */
+function threadCounts(text) {
+  return [...text.matchAll(/^\s*Th\s*(\d+)\s+([\d,]+)\s*$/gm)].map((match) => ({
+    thread: Number(match[1]),
+    ir: Number(match[2].replaceAll(',', '')),
+  }));
+}
+
+/**
+ * Counts a server started under callgrind (`{ child, env }`, e.g. from startCounted) answering
+ * `target` (a URL, or `{ url, method, headers, body }`): the instructions per request of each batch,
+ * main thread and all threads, and the medians of the batches. The server's instrumentation is left
+ * off again, so that the next count can warm up at full speed.
+ */
+export async function countInstructions(server, target, settings = INSTRUCTION_SETTINGS) {
+  const load = (count) => loadRequests(target, count, settings.connections);
+  await load(settings.warmup);
+  await control(server, '--instr=on');
+  await load(settings.discard);
+  const batches = [];
+  for (let index = 0; index < settings.batches; index += 1) {
+    await control(server, '--zero');
+    await load(settings.batch);
+    let text = await control(server, '-e', 'Ir');
+    let counts = threadCounts(text);
+    // An answer that names no thread (seen once, with four counted servers on two cores) is asked for again.
+    if (counts.length === 0) counts = threadCounts((text = await control(server, '-e', 'Ir')));
+    const main = counts.find((count) => count.thread === 1)?.ir;
+    if (main === undefined) throw new Error(`callgrind_control printed no count for the main thread: ${text.slice(0, 300)}`);
+    batches.push({ main: main / settings.batch, all: counts.reduce((sum, count) => sum + count.ir, 0) / settings.batch });
+  }
+  await control(server, '--instr=off');
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return { batches, main: median(batches.map((batch) => batch.main)), all: median(batches.map((batch) => batch.all)) };
+}
