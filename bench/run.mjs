@@ -13,7 +13,9 @@
 // CPU counts as the service's database CPU. A scenario's `env` is added to the service's environment.
 // A flow scenario may declare a `baseline` flow, measured in every round next to it: its figure is
 // then the median of the rounds' scenario ÷ baseline ratios (bench/scenarios.mjs lists the fields).
-// The services start with the flags `npm start` passes (NODE_START_FLAGS); BENCH_SERVICE_NODE_ARGS adds
+// The services start with the flags `npm start` passes (NODE_START_FLAGS); bare Fastify and the peers
+// with those and the V8 settings that make them run as the service runs (bench/server-flags.mjs: an
+// idle server's heap is not shrunk while the others are loaded). BENCH_SERVICE_NODE_ARGS adds
 // Node flags to their command lines only (main and variants; space-separated), e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service under load (NODE_OPTIONS refuses
 // --cpu-prof, and would reach every process of the run).
@@ -26,6 +28,11 @@
 // BENCH_PERF=<folder> records the service with Linux `perf` while each scenario's measured runs load it,
 // one file per run, for bench/perf-report.mjs (where the main thread's time went, kernel included).
 // Every row also shows the machine's wake-ups (IPIs) per request, bench/wakeups.mjs.
+// BENCH_INSTRUCTIONS=1 counts instead of timing: the service, bare Fastify and the peers run under
+// valgrind's callgrind, and each request scenario gets its instructions per request (main thread),
+// bare Fastify's and its peer's, and the ratio bare ÷ scenario (bench/instructions.mjs): figures that
+// do not move with the box's speed, for telling what a change did. Flow scenarios, variants and
+// scenarios whose requests vary are not counted; results go to bench/results/instructions.json.
 // BENCH_QUIET=1 refuses to report a run on a busy box: it waits (up to a minute) until processes other
 // than the benchmark's use less than BENCH_QUIET_MAX_FOREIGN (0.1) of a core, and after the run it
 // refuses the results (exit code 3, no results file) if they used more than that on average meanwhile.
@@ -40,12 +47,17 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scenarios as allScenarios } from './scenarios.mjs';
 import { PEER_STACKS, peerStack } from './peer/peer-app.mjs';
+import { otherServerFlags } from './server-flags.mjs';
 import { wakeupInterrupts, wakeupsPerRequest } from './wakeups.mjs';
+import { callgrindAvailable, callgrindCommand, countInstructions, INSTRUCTION_SETTINGS } from './instructions.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json');
+const INSTRUCTIONS_FILE = join(ROOT, 'bench', 'results', 'instructions.json');
 const MAX_ERROR_RATIO = 0.01;
 const READY_TIMEOUT_MS = 90_000;
+/** Under callgrind (BENCH_INSTRUCTIONS) a process starts several times slower. */
+const readyTimeoutMs = () => (underCallgrind ? 5 : 1) * READY_TIMEOUT_MS;
 const STOP_TIMEOUT_MS = 20_000;
 
 class UsageError extends Error {}
@@ -85,6 +97,8 @@ function readSettings() {
     perf: (process.env.BENCH_PERF ?? '') === '' ? undefined : resolve(process.env.BENCH_PERF),
     // The stack the answering peers run on (bench/peer/peer-app.mjs): bare Fastify, or NestJS's adapter.
     peerStack: peerStackSetting(),
+    // Count instructions under callgrind instead of timing (bench/instructions.mjs).
+    instructions: ['1', 'true', 'yes', 'on'].includes((process.env.BENCH_INSTRUCTIONS ?? '').toLowerCase()),
   };
 }
 
@@ -94,14 +108,22 @@ function readSettings() {
 
 const children = [];
 let currentLoad;
+/** BENCH_INSTRUCTIONS: every Node child runs under callgrind. */
+let underCallgrind = false;
+/** The Node flags every server of the run starts with (NODE_START_FLAGS, read from dist/ by main). */
+let nodeStartFlags = [];
+/** Bare Fastify's and the peers' Node flags (bench/server-flags.mjs). */
+let serverFlags = [];
 /** CPU seconds of benchmark children that have exited (see ownSeconds). */
 let retiredSeconds = 0;
 
 function startChild(label, args, env, cwd = ROOT) {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const command = underCallgrind ? callgrindCommand(args) : { file: process.execPath, args };
+  const child = spawn(command.file, command.args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const entry = {
     label,
     child,
+    env,
     out: '',
     logLines: [],
     exited: new Promise((resolve) => child.once('exit', (code, sig) => resolve(sig ?? code))),
@@ -590,7 +612,7 @@ function describe(response) {
 async function startPeer(peer, urls, probe, request, settings) {
   const env = peer.env?.(urls, probe) ?? {};
   const peerRequest = peer.request(env, request);
-  const entry = startChild(`peer ${peer.name}`, [peer.script], {
+  const entry = startChild(`peer ${peer.name}`, [...serverFlags, peer.script], {
     ...process.env,
     ...env,
     PEER_PORT: '0',
@@ -602,7 +624,7 @@ async function startPeer(peer, urls, probe, request, settings) {
     let match;
     while ((match = /READY (\d+)/.exec(entry.out)) === null) {
       if (entry.child.exitCode !== null) throw new Error(`peer exited: ${entry.out.slice(-300)}`);
-      if (Date.now() - started > READY_TIMEOUT_MS) throw new Error(`peer did not start: ${entry.out.slice(-300)}`);
+      if (Date.now() - started > readyTimeoutMs()) throw new Error(`peer did not start: ${entry.out.slice(-300)}`);
       await sleep(50);
     }
     const target = {
@@ -664,6 +686,19 @@ async function runScenario(scenario, env) {
     console.log(`\n${scenario.name}: skipped (${reason})`);
     return { ...base, path: resolved?.path ?? scenario.path, status: 'skipped', reason };
   }
+  const notCounted = !settings.instructions
+    ? undefined
+    : typeof extra.flow === 'function'
+      ? 'a flow'
+      : scenario.variant !== undefined
+        ? 'a variant'
+        : extra.requests !== undefined
+          ? 'its requests vary'
+          : undefined;
+  if (notCounted !== undefined) {
+    console.log(`\n${scenario.name}: not counted (${notCounted})`);
+    return { ...base, path: resolved?.path ?? scenario.path, status: 'skipped', reason: `not counted: ${notCounted}` };
+  }
   if (typeof extra.flow === 'function') return runFlowScenario(scenario, extra.flow, baselineFlow, env, base);
 
   const target = {
@@ -687,6 +722,7 @@ async function runScenario(scenario, env) {
       console.log(`  peer ${scenario.peer.name}: skipped (${peerSkipped})`);
     }
   }
+  if (settings.instructions) return countScenario(target, peer, peerSkipped, env, base, resolved);
   if (scenario.warmup > 0) {
     console.log(`  warm-up: ${scenario.warmup} s of unmeasured load`);
     await load(target, scenario.warmup, settings.connections);
@@ -771,6 +807,70 @@ async function runScenario(scenario, env) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// BENCH_INSTRUCTIONS: instructions per request of the service, bare Fastify (counted once per run) and
+// the scenario's peer, each under callgrind (bench/instructions.mjs)
+
+let bareCount;
+
+async function countScenario(target, peer, peerSkipped, env, base, resolved) {
+  const { bare, service, urls } = env;
+  const count = async (label, entry, request) => {
+    const result = await countInstructions(entry, request);
+    console.log(`  ${label}: ${fmtInt(result.main)} instructions/request (main thread; all threads ${fmtInt(result.all)})`);
+    return result;
+  };
+  try {
+    bareCount ??= await count('bare Fastify', bare, { url: `${urls.bare}/`, method: 'GET' });
+    const scenarioCount = await count('service', service, target);
+    const peerCount = peer === undefined ? undefined : await count(`peer ${peer.entry.label}`, peer.entry, peer.target);
+    return {
+      ...base,
+      path: resolved.path,
+      status: 'counted',
+      instructions: {
+        service: scenarioCount,
+        bare: bareCount,
+        ratio: bareCount.main / scenarioCount.main,
+        peer: peerCount === undefined ? undefined : { name: peer.entry.label, ...peerCount, ratio: peerCount.main / scenarioCount.main },
+        peerSkipped,
+      },
+    };
+  } catch (error) {
+    const reason = (error.message ?? String(error)).split('\n')[0];
+    console.log(`  not counted: ${reason}`);
+    return { ...base, path: resolved.path, status: 'skipped', reason };
+  } finally {
+    if (peer !== undefined) await stopChild(peer.entry);
+  }
+}
+
+function instructionsTable(results) {
+  const header = [
+    'scenario',
+    'service instr/req',
+    'bare instr/req',
+    'bare ÷ service',
+    'peer instr/req',
+    'peer ÷ service',
+    'service − peer',
+  ];
+  const rows = results.map((result) => {
+    if (result.status !== 'counted') return [result.name, '—', '—', '—', '—', '—', result.reason ?? '—'];
+    const { service, bare, ratio, peer } = result.instructions;
+    return [
+      result.name,
+      fmtInt(service.main),
+      fmtInt(bare.main),
+      fmtRatio(ratio),
+      peer === undefined ? '—' : `${fmtInt(peer.main)} (${peer.name})`,
+      peer === undefined ? '—' : fmtRatio(peer.ratio),
+      peer === undefined ? '—' : fmtInt(service.main - peer.main),
+    ];
+  });
+  return [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Variant scenarios: the same requests on a second service started with the variant's settings (same
 // database and secrets), against the main service. Each round measures bare Fastify, the main service
 // and the variant (the order reversed every other round); the figure is the median of the rounds'
@@ -787,12 +887,11 @@ const VARIANT_WARMUP_SECONDS = 5;
  * perf folder): V8 reuses the memory of code it dropped, so only a timed record names every sample's
  * JavaScript function right (a plain address map names some after code that lived there earlier).
  */
-async function serviceCommand(settings) {
-  const { NODE_START_FLAGS } = await import(join(ROOT, 'dist', 'src', 'common', 'runtime', 'start-flags.js'));
+function serviceCommand(settings) {
   const extra = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   const main = join(ROOT, 'dist', 'src', 'main.js');
-  if (settings.perf === undefined) return { args: [...NODE_START_FLAGS, ...extra, main], cwd: ROOT };
-  return { args: [...NODE_START_FLAGS, ...extra, '--perf-prof', main], cwd: settings.perf };
+  if (settings.perf === undefined) return { args: [...nodeStartFlags, ...extra, main], cwd: ROOT };
+  return { args: [...nodeStartFlags, ...extra, '--perf-prof', main], cwd: settings.perf };
 }
 
 async function variantService(variant, env) {
@@ -801,7 +900,7 @@ async function variantService(variant, env) {
     running = (async () => {
       const { freePort } = await import(join(ROOT, 'dist', 'src', 'common', 'net', 'free-port.js'));
       const [publicPort, adminPort] = [await freePort(), await freePort()];
-      const command = await serviceCommand(env.settings);
+      const command = serviceCommand(env.settings);
       const child = startChild(
         `service (${variant.name})`,
         command.args,
@@ -817,8 +916,8 @@ async function variantService(variant, env) {
       );
       const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}` };
       await Promise.all([
-        waitFor(child, `${urls.public}/health/ready`, READY_TIMEOUT_MS),
-        waitFor(child, `${urls.admin}/health/ready`, READY_TIMEOUT_MS),
+        waitFor(child, `${urls.public}/health/ready`, readyTimeoutMs()),
+        waitFor(child, `${urls.admin}/health/ready`, readyTimeoutMs()),
       ]);
       return { entry: child, urls };
     })();
@@ -1101,7 +1200,18 @@ async function main() {
     `  scenarios: ${scenarios.length} of ${allScenarios.length}; about ${estimate < 120 ? `${estimate} s` : `${Math.ceil(estimate / 60)} min`} of load`,
   );
 
-  if (settings.quiet) await waitForQuiet(settings);
+  if (settings.instructions) {
+    if (settings.perf !== undefined) throw new UsageError('BENCH_INSTRUCTIONS and BENCH_PERF cannot be combined');
+    if (!(await callgrindAvailable()))
+      throw new UsageError('BENCH_INSTRUCTIONS needs valgrind (with callgrind_control) on the PATH (Debian: apt-get install valgrind)');
+    underCallgrind = true;
+    const { warmup, discard, batch, batches } = INSTRUCTION_SETTINGS;
+    console.log(
+      `  counting, not timing (BENCH_INSTRUCTIONS): every server under callgrind; per target ${warmup} requests of warm-up, ${discard} discarded, ` +
+        `${batches} batches of ${batch} counted (medians); the load figures above do not apply`,
+    );
+  }
+  if (settings.quiet && !settings.instructions) await waitForQuiet(settings);
   if (settings.perf !== undefined) {
     try {
       execFileSync('perf', ['--version'], { stdio: 'ignore' });
@@ -1122,7 +1232,9 @@ async function main() {
   const [publicPort, adminPort, proxyPort] = [await freePort(), await freePort(), await freePort()];
   const { databaseUrl, databasePid } = await openDatabase(external);
 
-  const bare = startChild('bare Fastify', ['bench/bare-fastify.mjs', '0'], { ...process.env, NODE_ENV: 'production' });
+  ({ NODE_START_FLAGS: nodeStartFlags } = await import(join(ROOT, 'dist', 'src', 'common', 'runtime', 'start-flags.js')));
+  serverFlags = await otherServerFlags();
+  const bare = startChild('bare Fastify', [...serverFlags, 'bench/bare-fastify.mjs', '0'], { ...process.env, NODE_ENV: 'production' });
   const serviceEnv = {
     ...process.env,
     ...Object.assign({}, ...scenarios.map((scenario) => scenario.env ?? {})),
@@ -1139,21 +1251,21 @@ async function main() {
     LOG_LEVEL: 'warn',
     CONFIG_FILE: '',
   };
-  const command = await serviceCommand(settings);
+  const command = serviceCommand(settings);
   const service = startChild('service', command.args, serviceEnv, command.cwd);
   const urls = { public: `http://127.0.0.1:${publicPort}`, admin: `http://127.0.0.1:${adminPort}`, proxy: `http://127.0.0.1:${proxyPort}` };
 
   const started = Date.now();
   while (!/"url"/.test(bare.out)) {
     if (bare.child.exitCode !== null) throw new Error(`bare Fastify exited: ${bare.out}`);
-    if (Date.now() - started > 10_000) throw new Error(`bare Fastify did not start: ${bare.out}`);
+    if (Date.now() - started > (underCallgrind ? 60_000 : 10_000)) throw new Error(`bare Fastify did not start: ${bare.out}`);
     await sleep(50);
   }
   urls.bare = JSON.parse(/\{"url".*\}/.exec(bare.out)[0]).url;
-  await waitFor(bare, `${urls.bare}/`, READY_TIMEOUT_MS);
+  await waitFor(bare, `${urls.bare}/`, readyTimeoutMs());
   await Promise.all([
-    waitFor(service, `${urls.public}/health/ready`, READY_TIMEOUT_MS),
-    waitFor(service, `${urls.admin}/health/ready`, READY_TIMEOUT_MS),
+    waitFor(service, `${urls.public}/health/ready`, readyTimeoutMs()),
+    waitFor(service, `${urls.admin}/health/ready`, readyTimeoutMs()),
   ]);
   console.log(`  ready in ${((Date.now() - started) / 1000).toFixed(1)} s: bare ${urls.bare}, public ${urls.public}, admin ${urls.admin}`);
   // Lines logged from here on are warnings or errors (LOG_LEVEL=warn); let the start banner pass first.
@@ -1165,6 +1277,7 @@ async function main() {
   const [machineAtStart, ownAtStart, startedAt] = [machineBusySeconds(), ownSeconds(databasePid), performance.now()];
   for (const scenario of scenarios)
     results.push(await runScenario(scenario, { ctx, settings, urls, bare, service, serviceEnv, databasePid }));
+  if (settings.instructions) return reportInstructions(results, settings);
   const elapsed = (performance.now() - startedAt) / 1000;
   const machineAtEnd = machineBusySeconds();
   // Other processes' CPU during the run, as a share of one core.
@@ -1220,6 +1333,19 @@ async function main() {
     );
   }
   return settings.strict && missed.length > 0 ? 1 : 0;
+}
+
+/** BENCH_INSTRUCTIONS: the counts' table and their JSON file (bench/results/instructions.json). */
+async function reportInstructions(results, settings) {
+  console.log(
+    '\nInstructions per request (main thread, medians of the batches; bare ÷ service is the counted analogue of the ratio, kernel work excluded)\n',
+  );
+  console.log(instructionsTable(results));
+  const report = { date: new Date().toISOString(), node: process.version, settings: { ...settings, ...INSTRUCTION_SETTINGS }, results };
+  await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+  await writeFile(INSTRUCTIONS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nJSON: ${INSTRUCTIONS_FILE.slice(ROOT.length)}`);
+  return 0;
 }
 
 /** Quiet mode: waits up to a minute for other processes to calm down, else refuses to run. */

@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { NO_PRETENURING_FLAG } from './start-flags.js';
 
 /**
  * Turns off V8's allocation-site pretenuring for the process. With it on, V8 watches how many objects
@@ -17,6 +18,7 @@ import { setFlagsFromString } from 'node:v8';
  *
  * V8 reads the flag whenever a collection weighs the sites' survival, so setting it at run time takes
  * effect for everything allocated afterwards; bootstrap.ts imports this module before the framework
- * and the service's modules are evaluated, so no site of theirs is judged with it on.
+ * and the service's modules are evaluated, so no site of theirs is judged with it on. The benchmarks
+ * start their other servers (bare Fastify, the peers) with the same flag on the command line.
  */
-setFlagsFromString('--no-allocation-site-pretenuring');
+setFlagsFromString(NO_PRETENURING_FLAG);
