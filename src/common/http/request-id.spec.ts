@@ -96,6 +96,7 @@ describe('ResponseWithRequestId', () => {
   it('leaves an id the writer set itself', async () => {
     for (const answer of [
       (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'x-request-id': 'own' }).end(),
+      (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, 'OK', { 'X-Request-ID': 'own' }).end(),
       (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, ['X-Request-Id', 'own']).end(),
       (_req: IncomingMessage, res: ServerResponse) => {
         res.setHeader('X-Request-Id', 'own');

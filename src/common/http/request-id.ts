@@ -31,7 +31,7 @@ export function assignedRequestIdOf(req: IncomingMessage): string {
  * `setHeader` would send every Fastify reply down Node's merge path, which validates and stores each of
  * the reply's headers a second time (about 7,000 instructions per request, a tenth of a whole request);
  * adding it to a copy of the head's own headers keeps the single pass. The caller's object is never
- * changed (it may be shared), and a header the caller set itself wins.
+ * changed (it may be shared), and a header the writer set itself, in any case, wins.
  */
 export class ResponseWithRequestId<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   override writeHead(
@@ -42,22 +42,26 @@ export class ResponseWithRequestId<Request extends IncomingMessage = IncomingMes
     const reason = typeof reasonOrHeaders === 'string' ? reasonOrHeaders : undefined;
     const given = reason === undefined ? (reasonOrHeaders as OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined) : headers;
     const id = assignedRequestIdOf(this.req);
-    if (given !== undefined && given !== null && !Array.isArray(given) && !this.hasHeader(REQUEST_ID_HEADER)) {
+    const own = this.hasHeader(REQUEST_ID_HEADER) || namesRequestId(given);
+    if (given !== undefined && given !== null && !Array.isArray(given) && !own) {
       const withId = { [REQUEST_ID_HEADER]: id, ...given };
       return reason === undefined ? super.writeHead(statusCode, withId) : super.writeHead(statusCode, reason, withId);
     }
     // A head from an array, or after setHeader: the merge path runs anyway; the header joins it there.
-    if (!this.hasHeader(REQUEST_ID_HEADER) && !hasHeaderIn(given)) this.setHeader(REQUEST_ID_HEADER, id);
+    if (!own) this.setHeader(REQUEST_ID_HEADER, id);
     return reason === undefined ? super.writeHead(statusCode, given) : super.writeHead(statusCode, reason, given);
   }
 }
 
-/** Whether a flat `[name, value, ...]` head names X-Request-Id (any case). */
-function hasHeaderIn(head: OutgoingHttpHeader[] | OutgoingHttpHeaders | undefined | null): boolean {
-  if (!Array.isArray(head)) return false;
-  for (let index = 0; index < head.length; index += 2) {
-    const name = head[index];
-    if (typeof name === 'string' && name.toLowerCase() === REQUEST_ID_HEADER) return true;
+/** Whether a head (`{ name: value }` or flat `[name, value, ...]`) names X-Request-Id, in any case. */
+function namesRequestId(head: OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined | null): boolean {
+  if (head === undefined || head === null) return false;
+  const isId = (name: unknown): boolean =>
+    typeof name === 'string' && name.length === REQUEST_ID_HEADER.length && name.toLowerCase() === REQUEST_ID_HEADER;
+  if (Array.isArray(head)) {
+    for (let index = 0; index < head.length; index += 2) if (isId(head[index])) return true;
+    return false;
   }
+  for (const name in head) if (isId(name)) return true;
   return false;
 }
