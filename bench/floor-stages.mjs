@@ -12,11 +12,11 @@
 // table gives its instructions per request (bench/instructions.mjs), which do not move with the box's
 // speed, with each stage's difference to the one before: the way to see what a sub-microsecond change
 // to this plumbing did. Two targets are counted at a time; about five minutes in all.
-import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
-import { callgrindAvailable, countInstructions, INSTRUCTION_SETTINGS, startCounted } from './instructions.mjs';
+import { callgrindAvailable, countInstructions, INSTRUCTION_SETTINGS } from './instructions.mjs';
 import { cpuMicros } from './process-cpu.mjs';
 import { otherServerFlags } from './server-flags.mjs';
+import { startServer } from './start-server.mjs';
 
 // Every target starts with the flags of the benchmarks' other servers (bench/server-flags.mjs): each
 // waits while the others are loaded, and V8 must not shrink its heap meanwhile. Stages 0-4 thereby
@@ -35,32 +35,14 @@ const duration = Number(process.env.BENCH_DURATION ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 14);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PATH = '/health/alive?via=fastify';
-const START_TIMEOUT_MS = 30_000;
 
-function start(script, env) {
-  const child = spawn(process.execPath, [...SERVER_FLAGS, new URL(script, import.meta.url).pathname, '0'], {
-    env: { ...process.env, NODE_ENV: 'production', PEER_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+/** Starts a target from bench/ with the server flags, natively or (BENCH_INSTRUCTIONS) under callgrind. */
+function start(target, counted) {
+  return startServer(new URL(target.script, import.meta.url).pathname, target.env, {
+    nodeArgs: SERVER_FLAGS,
+    counted,
+    timeoutMs: counted ? 120_000 : 30_000,
   });
-  const ready = new Promise((resolve, reject) => {
-    let out = '';
-    // A stage that neither listens nor exits (a missing dist/, a hung import) must not hold the run.
-    const timer = setTimeout(
-      () => reject(new Error(`${script} did not start within ${START_TIMEOUT_MS / 1000} s: ${out}`)),
-      START_TIMEOUT_MS,
-    );
-    timer.unref();
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
-    child.stdout.on('data', (data) => {
-      out += String(data);
-      const url = /\{"url":"([^"]+)"\}/.exec(out)?.[1];
-      const port = /READY (\d+)/.exec(out)?.[1];
-      if (url !== undefined) resolve(url);
-      else if (port !== undefined) resolve(`http://127.0.0.1:${port}`);
-    });
-  });
-  return { child, ready };
 }
 
 const targets = [
@@ -93,7 +75,7 @@ async function countStages() {
     counted.push(
       ...(await Promise.all(
         targets.slice(index, index + 2).map(async (target) => {
-          const server = startCounted(new URL(target.script, import.meta.url).pathname, target.env, SERVER_FLAGS);
+          const server = start(target, true);
           try {
             return await countInstructions(server, `${await server.ready}${target.path}`);
           } finally {
@@ -115,7 +97,7 @@ async function countStages() {
   return 0;
 }
 
-const servers = targets.map((target) => ({ ...target, ...start(target.script, target.env) }));
+const servers = targets.map((target) => ({ ...target, ...start(target, false) }));
 
 async function measure(server) {
   const url = `${server.base}${server.path}`;

@@ -9,12 +9,11 @@
 // translates the code again), then batches of requests, each between a zero and a read of the
 // counters. The main thread's count is the one reported; the total adds V8's helper threads
 // (compiler, GC), which move more from batch to batch.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const START_TIMEOUT_MS = 120_000;
 
 export const INSTRUCTION_SETTINGS = {
   warmup: Number(process.env.BENCH_INSTRUCTIONS_WARMUP ?? 20_000),
@@ -41,33 +40,6 @@ export function callgrindCommand(nodeArgs) {
     file: 'valgrind',
     args: ['--tool=callgrind', '--instr-atstart=no', '--callgrind-out-file=/dev/null', process.execPath, ...nodeArgs],
   };
-}
-
-/**
- * Starts `node [nodeArgs] <script> 0` under callgrind; `ready` resolves with its base URL once it
- * prints where it listens (bare Fastify's `{"url":...}` or a peer's `READY <port>`).
- */
-export function startCounted(script, env, nodeArgs = []) {
-  const childEnv = { ...process.env, NODE_ENV: 'production', PEER_PORT: '0', ...env };
-  const command = callgrindCommand([...nodeArgs, script, '0']);
-  const child = spawn(command.file, command.args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  const ready = new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not start under callgrind: ${out.slice(-400)}`)), START_TIMEOUT_MS);
-    timer.unref();
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out.slice(-400)}`)));
-    const seen = (data) => {
-      out += String(data);
-      const url = /\{"url":"([^"]+)"\}/.exec(out)?.[1];
-      const port = /READY (\d+)/.exec(out)?.[1];
-      if (url !== undefined) resolve(url);
-      else if (port !== undefined) resolve(`http://127.0.0.1:${port}`);
-    };
-    child.stdout.on('data', seen);
-    child.stderr.on('data', (data) => (out += String(data)));
-  });
-  return { child, env: childEnv, ready };
 }
 
 /**
@@ -126,7 +98,7 @@ function threadCounts(text) {
 }
 
 /**
- * Counts a server started under callgrind (`{ child, env }`, e.g. from startCounted) answering
+ * Counts a server started under callgrind (`{ child, env }`, e.g. from startServer) answering
  * `target` (a URL, or `{ url, method, headers, body }`): the instructions per request of each batch,
  * main thread and all threads, and the medians of the batches. The server's instrumentation is left
  * off again, so that the next count can warm up at full speed.

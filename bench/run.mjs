@@ -686,15 +686,7 @@ async function runScenario(scenario, env) {
     console.log(`\n${scenario.name}: skipped (${reason})`);
     return { ...base, path: resolved?.path ?? scenario.path, status: 'skipped', reason };
   }
-  const notCounted = !settings.instructions
-    ? undefined
-    : typeof extra.flow === 'function'
-      ? 'a flow'
-      : scenario.variant !== undefined
-        ? 'a variant'
-        : extra.requests !== undefined
-          ? 'its requests vary'
-          : undefined;
+  const notCounted = settings.instructions ? whyNotCounted(scenario, extra) : undefined;
   if (notCounted !== undefined) {
     console.log(`\n${scenario.name}: not counted (${notCounted})`);
     return { ...base, path: resolved?.path ?? scenario.path, status: 'skipped', reason: `not counted: ${notCounted}` };
@@ -811,6 +803,14 @@ async function runScenario(scenario, env) {
 // the scenario's peer, each under callgrind (bench/instructions.mjs)
 
 let bareCount;
+
+/** Why a scenario is not counted (only fixed requests are), or undefined. */
+function whyNotCounted(scenario, extra) {
+  if (typeof extra.flow === 'function') return 'a flow';
+  if (scenario.variant !== undefined) return 'a variant';
+  if (extra.requests !== undefined) return 'its requests vary';
+  return undefined;
+}
 
 async function countScenario(target, peer, peerSkipped, env, base, resolved) {
   const { bare, service, urls } = env;
