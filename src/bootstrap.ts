@@ -1,7 +1,9 @@
-// First: the linear-time RegExp fallback must be on before any pattern is compiled, and pretenuring
-// off before any module allocates, whoever starts the service (main.ts, the tests, the benchmarks).
+// First: the linear-time RegExp fallback must be on before any pattern is compiled, pretenuring off
+// before any module allocates and a tick object kept before the first full collection, whoever starts
+// the service (main.ts, the tests, the benchmarks).
 import './common/regex/linear-regexp.js';
 import './common/runtime/no-pretenuring.js';
+import './common/runtime/keep-tick-object-maps.js';
 import 'reflect-metadata';
 import type { Type } from '@nestjs/common';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
