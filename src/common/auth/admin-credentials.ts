@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { AdminConfig } from '../../config/app-config.js';
 import { InjectConfig } from '../../config/inject-config.decorator.js';
-import { sha256Hex } from '../crypto/digest.js';
+import { sha2Digest } from '../crypto/digest.js';
 import { AppError } from '../errors/app-error.js';
 import { ErrorKind } from '../errors/error-kind.js';
 import { AdminTokenVerifiers } from './admin-token-verifiers.js';
@@ -43,7 +43,7 @@ export class AdminCredentials {
   }
 
   private isStatic(token: string): boolean {
-    const presented = Buffer.from(sha256Hex(token), 'hex');
+    const presented = sha2Digest('sha256', token);
     let matched = false;
     for (const digest of this.digests) matched = timingSafeEqual(presented, digest) || matched;
     return matched;

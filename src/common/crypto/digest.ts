@@ -37,10 +37,11 @@ export function sha256Base64(value: string): string {
 
 /**
  * The raw digest with a SHA-2 of the given size, for the values whose size follows a signing
- * algorithm (OIDC `at_hash` / `c_hash`).
+ * algorithm (OIDC `at_hash` / `c_hash`), and where the bytes themselves are compared (admin tokens
+ * against their stored digests: no hex string made and parsed back on every admin request).
  */
 export function sha2Digest(algorithm: 'sha256' | 'sha384' | 'sha512', value: string): Buffer {
-  return createHash(algorithm).update(value, 'utf8').digest();
+  return hash(algorithm, value, 'buffer');
 }
 
 /**
