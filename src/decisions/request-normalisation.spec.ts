@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { backendUrl } from './proxy.route.js';
-import { formsDotSegmentWhenDecoded, hasDotSegmentWhenDecoded, normalisePath, resolvedSegments } from './request-normalisation.js';
+import {
+  formsDotSegmentWhenDecoded,
+  hasDotSegmentWhenDecoded,
+  judgedUrl,
+  normalisePath,
+  resolvedSegments,
+  urlBySetters,
+} from './request-normalisation.js';
 import { seededRandom } from '../../test/support/seeded-random.js';
 
 describe('normalisePath', () => {
@@ -73,6 +80,94 @@ describe('the shortcuts for paths that need no work', () => {
       for (let length = next(8); length > 0; length -= 1) path += pieces[next(pieces.length)];
       expect(normalisePath(path), path).toBe(resolvedSegments(path));
       expect(formsDotSegmentWhenDecoded(path), path).toBe(hasDotSegmentWhenDecoded(path));
+    }
+  });
+});
+
+describe('judgedUrl', () => {
+  it('judges the request under its host, the canonical path and the query', () => {
+    expect(judgedUrl('http', 'api.example.com:8080', '/public/../admin', ['a=1', 'b=2']).href).toBe(
+      'http://api.example.com:8080/admin?a=1?b=2',
+    );
+    expect(judgedUrl('https', 'Example.COM', 'files', []).href).toBe('https://example.com/files');
+    expect(judgedUrl('http', 'h', '/a#b', ['c#d']).href).toBe('http://h/a%23b?c%23d');
+  });
+
+  it('refuses a host that is not bare', () => {
+    for (const host of ['', 'evil.com/admin', 'user@h', 'h?x=1', 'h:99999', 'a b'])
+      expect(() => judgedUrl('http', host, '/x', []), host).toThrow();
+  });
+
+  it("gives the piece-by-piece build's answer for 50,000 random hosts, paths and queries", () => {
+    const hosts = [
+      'h',
+      'api.example.com',
+      'H.Example.com:8443',
+      'h:',
+      '[::1]:80',
+      '10.0.0.1',
+      '0x7f.1',
+      'é.com',
+      'a b',
+      'h/p',
+      'u@h',
+      'h?q',
+      'h#f',
+      'h\\p',
+      ' h',
+      'h\t',
+      '',
+    ];
+    const pieces = [
+      '/',
+      '/',
+      '.',
+      '..',
+      '%2e',
+      '%2f',
+      '\\',
+      'a',
+      '%41',
+      '%',
+      '#',
+      ' ',
+      '\t',
+      'é',
+      '?',
+      '"',
+      '<',
+      '`',
+      '{',
+      '^',
+      '|',
+      '~',
+      '\u0000',
+    ];
+    const random = seededRandom(0x85ebca6b);
+    const next = (bound: number): number => Math.floor(random() * bound);
+    const text = (): string => {
+      let value = '';
+      for (let length = next(6); length > 0; length -= 1) value += pieces[next(pieces.length)];
+      return value;
+    };
+    const outcome = (build: () => URL): string => {
+      try {
+        return build().href;
+      } catch {
+        return 'refused';
+      }
+    };
+    for (let round = 0; round < 50_000; round += 1) {
+      const host = hosts[next(hosts.length)]!;
+      const rawPath = (next(4) === 0 ? '' : '/') + text();
+      const query = Array.from({ length: next(3) }, text);
+      const path = normalisePath(rawPath.startsWith('/') ? rawPath : `/${rawPath}`);
+      const search = query.length === 0 ? '' : `?${query.join('?')}`;
+      const label = JSON.stringify([host, rawPath, query]);
+      expect(
+        outcome(() => judgedUrl('http', host, rawPath, query)),
+        label,
+      ).toBe(outcome(() => urlBySetters('http', host, path, search)));
     }
   });
 });

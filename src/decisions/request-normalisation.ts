@@ -59,6 +59,36 @@ export function hasDotSegmentWhenDecoded(path: string): boolean {
   return false;
 }
 
+/**
+ * The URL a request is judged as: `scheme://host`, the path made canonical (`normalisePath`) and the
+ * query parts joined again. Throws when the host is not a bare host (a path, credentials or a query in
+ * it) or no valid URL results.
+ */
+export function judgedUrl(scheme: string, host: string, rawPath: string, query: readonly string[]): URL {
+  const path = normalisePath(rawPath.startsWith('/') ? rawPath : `/${rawPath}`);
+  const search = query.length === 0 ? '' : `?${query.join('?')}`;
+  // One parse of the whole string costs a third of a parse and two setter calls. It gives the same URL
+  // when the host is a plain name or address and the rest is printable ASCII without `#` (which the
+  // setters encode and a parse takes as a fragment) and, in the path, without `?`; anything else is
+  // built piece by piece.
+  if (PLAIN_HOST.test(host) && PLAIN_PATH.test(path) && PLAIN_SEARCH.test(search)) return new URL(`${scheme}://${host}${path}${search}`);
+  return urlBySetters(scheme, host, path, search);
+}
+
+const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::[0-9]*)?$/;
+/** Printable ASCII but `#`, and in the path also `?` (which a parse would take as the query's start). */
+const PLAIN_PATH = /^[\x21\x22\x24-\x3e\x40-\x7e]*$/;
+const PLAIN_SEARCH = /^[\x21\x22\x24-\x7e]*$/;
+
+/** `judgedUrl` built from a parsed bare host and the path and search setters (exported for the differential test). */
+export function urlBySetters(scheme: string, host: string, path: string, search: string): URL {
+  const url = new URL(`${scheme}://${host}`);
+  if (url.pathname !== '/' || url.username !== '' || url.password !== '' || url.search !== '') throw new Error('not a bare host');
+  url.pathname = path;
+  url.search = search;
+  return url;
+}
+
 export interface JudgedRequestOptions {
   /** The path and query to judge (for /decisions: what follows the prefix). */
   readonly pathAndQuery: string;
@@ -102,10 +132,7 @@ export function judgedRequest(request: FastifyRequest, options: JudgedRequestOpt
     throw new DecisionsError(DecisionsErrorCode.InvalidRequest, 'The request path holds a dot segment behind an encoded separator.');
   let url: URL;
   try {
-    url = new URL(`${scheme}://${host}`);
-    if (url.pathname !== '/' || url.username !== '' || url.password !== '' || url.search !== '') throw new Error('not a bare host');
-    url.pathname = normalisePath(rawPath.startsWith('/') ? rawPath : `/${rawPath}`);
-    url.search = query.length === 0 ? '' : `?${query.join('?')}`;
+    url = judgedUrl(scheme, host, rawPath, query);
   } catch (error) {
     throw new DecisionsError(DecisionsErrorCode.InvalidRequest, 'The request names no valid host and path to judge.', { cause: error });
   }
