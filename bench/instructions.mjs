@@ -10,8 +10,11 @@
 // counters. The main thread's count is the one reported; the total adds V8's helper threads
 // (compiler, GC), which move more from batch to batch.
 import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { reportDump } from './callgrind-report.mjs';
 
 const run = promisify(execFile);
 
@@ -22,6 +25,13 @@ export const INSTRUCTION_SETTINGS = {
   batches: Number(process.env.BENCH_INSTRUCTIONS_BATCHES ?? 5),
   connections: 4,
 };
+
+/**
+ * BENCH_INSTRUCTIONS_DUMP=<dir>: after its batches, every count dumps one more batch, the main
+ * thread's functions, to <dir> (callgrind files, V8's perf maps named by the process) and writes
+ * beside it what bench/callgrind-report.mjs makes of it: where a request's instructions went.
+ */
+const DUMP_DIR = process.env.BENCH_INSTRUCTIONS_DUMP ? resolve(process.env.BENCH_INSTRUCTIONS_DUMP) : undefined;
 
 /** Whether valgrind's callgrind and its control program are installed. */
 export async function callgrindAvailable() {
@@ -36,6 +46,21 @@ export async function callgrindAvailable() {
 
 /** The command that runs `node <nodeArgs>` under callgrind, uncounted until countInstructions turns it on. */
 export function callgrindCommand(nodeArgs) {
+  if (DUMP_DIR !== undefined) {
+    mkdirSync(DUMP_DIR, { recursive: true });
+    return {
+      file: 'valgrind',
+      args: [
+        '--tool=callgrind',
+        '--instr-atstart=no',
+        '--separate-threads=yes',
+        `--callgrind-out-file=${DUMP_DIR}/callgrind.%p`,
+        process.execPath,
+        '--perf-basic-prof',
+        ...nodeArgs,
+      ],
+    };
+  }
   return {
     file: 'valgrind',
     args: ['--tool=callgrind', '--instr-atstart=no', '--callgrind-out-file=/dev/null', process.execPath, ...nodeArgs],
@@ -120,7 +145,24 @@ export async function countInstructions(server, target, settings = INSTRUCTION_S
     if (main === undefined) throw new Error(`callgrind_control printed no count for the main thread: ${text.slice(0, 300)}`);
     batches.push({ main: main / settings.batch, all: counts.reduce((sum, count) => sum + count.ir, 0) / settings.batch });
   }
+  if (DUMP_DIR !== undefined) await dumpBatch(server, target, () => load(settings.batch), settings.batch);
   await control(server, '--instr=off');
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return { batches, main: median(batches.map((batch) => batch.main)), all: median(batches.map((batch) => batch.all)) };
+}
+
+/** BENCH_INSTRUCTIONS_DUMP: one more batch dumped, and its report written next to the dump. */
+async function dumpBatch(server, target, load, requests) {
+  const pid = server.child.pid;
+  const before = new Set(readdirSync(DUMP_DIR));
+  await control(server, '--zero');
+  await load();
+  await control(server, '--dump');
+  // The main thread's file of the new dump: callgrind.<pid>.<dump>-01.
+  const file = readdirSync(DUMP_DIR).find((name) => !before.has(name) && name.startsWith(`callgrind.${pid}.`) && name.endsWith('-01'));
+  if (file === undefined) throw new Error(`callgrind wrote no dump for process ${pid} in ${DUMP_DIR}`);
+  const { url, method = 'GET' } = typeof target === 'string' ? { url: target } : target;
+  const lines = [`${method} ${url}`, ...reportDump(resolve(DUMP_DIR, file), requests, `/tmp/perf-${pid}.map`)];
+  writeFileSync(resolve(DUMP_DIR, `${file}.txt`), `${lines.join('\n')}\n`);
+  console.log(`  dumped: ${resolve(DUMP_DIR, file)} (report: ${file}.txt)`);
 }
