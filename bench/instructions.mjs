@@ -46,25 +46,14 @@ export async function callgrindAvailable() {
 
 /** The command that runs `node <nodeArgs>` under callgrind, uncounted until countInstructions turns it on. */
 export function callgrindCommand(nodeArgs) {
-  if (DUMP_DIR !== undefined) {
-    mkdirSync(DUMP_DIR, { recursive: true });
-    return {
-      file: 'valgrind',
-      args: [
-        '--tool=callgrind',
-        '--instr-atstart=no',
-        '--separate-threads=yes',
-        `--callgrind-out-file=${DUMP_DIR}/callgrind.%p`,
-        process.execPath,
-        '--perf-basic-prof',
-        ...nodeArgs,
-      ],
-    };
-  }
-  return {
-    file: 'valgrind',
-    args: ['--tool=callgrind', '--instr-atstart=no', '--callgrind-out-file=/dev/null', process.execPath, ...nodeArgs],
-  };
+  if (DUMP_DIR !== undefined) mkdirSync(DUMP_DIR, { recursive: true });
+  const output =
+    DUMP_DIR === undefined
+      ? ['--callgrind-out-file=/dev/null']
+      : ['--separate-threads=yes', `--callgrind-out-file=${DUMP_DIR}/callgrind.%p`];
+  // V8 then writes /tmp/perf-<pid>.map, which names its generated code in the dump's report.
+  const nodeNames = DUMP_DIR === undefined ? [] : ['--perf-basic-prof'];
+  return { file: 'valgrind', args: ['--tool=callgrind', '--instr-atstart=no', ...output, process.execPath, ...nodeNames, ...nodeArgs] };
 }
 
 /**
