@@ -44,7 +44,11 @@ export class ResponseWithRequestId<Request extends IncomingMessage = IncomingMes
     const id = assignedRequestIdOf(this.req);
     const own = this.hasHeader(REQUEST_ID_HEADER) || namesRequestId(given);
     if (given !== undefined && given !== null && !Array.isArray(given) && !own) {
-      const withId = { [REQUEST_ID_HEADER]: id, ...given };
+      // A literal name, not the constant as a computed key: a literal name's map comes from the
+      // literal's boilerplate, which V8 keeps; a computed key's is made as the object is built and, as
+      // with the tick objects (keep-tick-object-maps.ts), can be freed and rebuilt until V8 falls back
+      // to its runtime for every object of the site. This runs for nearly every response.
+      const withId = { 'x-request-id': id, ...given };
       return reason === undefined ? super.writeHead(statusCode, withId) : super.writeHead(statusCode, reason, withId);
     }
     // A head from an array, or after setHeader: the merge path runs anyway; the header joins it there.
