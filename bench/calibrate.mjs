@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { cpuMicros } from './process-cpu.mjs';
+import { median } from './stats.mjs';
 import { wakeupInterrupts, wakeupsPerRequest } from './wakeups.mjs';
 
 const spins = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [0, 2, 5, 10, 20, 40];
@@ -37,7 +38,6 @@ async function measure(path) {
   return { rps: result.requests.average, cpu: (cpuMicros(server.pid) - before) / result.requests.total, wakeups };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 try {
   console.log(`calibration: bare Fastify + N µs of work per request, ${rounds} rounds × ${duration} s, ${connections} connections`);
   console.log('| added work | req/s | ratio to bare | server CPU µs/req | IPIs/req (spun / bare) |');

@@ -8,6 +8,7 @@
 //   node bench/callgrind-report.mjs <dump file> [requests] [perf map]   (also imported by instructions.mjs)
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { scriptOrigin } from './code-origin.mjs';
 
 /** The perf map's ranges, sorted by start, for a binary search. */
 function readPerfMap(file) {
@@ -77,12 +78,10 @@ export function parseDump(text) {
 function originOf(name, object) {
   const file = /\s(\/[^\s]+|node:[^\s:]+)(?::\d+){0,2}$/.exec(name)?.[1];
   if (file !== undefined) {
-    if (file.startsWith('node:')) return `node: ${file.slice(5).split('/').slice(0, 2).join('/')}`;
-    const module = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
-    if (module !== undefined) return `package ${module}`;
-    const own = /\/dist\/src\/(.+)$/.exec(file)?.[1];
-    if (own !== undefined) return `ours ${own}`;
-    return `script ${file.split('/').slice(-2).join('/')}`;
+    const origin = scriptOrigin(file);
+    if (origin === undefined) return `script ${file.split('/').slice(-2).join('/')}`;
+    // Node's library by its top two path segments (node:internal/streams, node:_http_server).
+    return origin.kind === 'node' ? origin.name.split('/').slice(0, 2).join('/') : `${origin.kind} ${origin.name}`;
   }
   const kind = /^([A-Za-z]+):(?!:)/.exec(name)?.[1];
   if (kind !== undefined && kind !== 'JS') return `V8 ${kind}`;

@@ -14,6 +14,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from './stats.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SAMPLES = Number(process.env.ENUM_SAMPLES ?? 30);
@@ -66,12 +67,6 @@ async function timedSubmit(base, kind, email) {
   const elapsed = performance.now() - started;
   if (response.status !== 200) throw new Error(`${kind} submit answered ${response.status}`);
   return elapsed;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Mann-Whitney U with tie-corrected normal approximation; two-sided p-value. */

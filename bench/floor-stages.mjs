@@ -17,6 +17,7 @@ import { callgrindAvailable, countInstructions, INSTRUCTION_SETTINGS } from './i
 import { cpuMicros } from './process-cpu.mjs';
 import { otherServerFlags } from './server-flags.mjs';
 import { startServer } from './start-server.mjs';
+import { median } from './stats.mjs';
 
 // Every target starts with the flags of the benchmarks' other servers (bench/server-flags.mjs): each
 // waits while the others are loaded, and V8 must not shrink its heap meanwhile. Stages 0-4 thereby
@@ -107,7 +108,6 @@ async function measure(server) {
   return { rps: result.requests.total / duration, cpu: (cpuMicros(server.child.pid) - before) / result.requests.total };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 try {
   for (const server of servers) server.base = await server.ready;
   for (const server of servers) await autocannon({ url: `${server.base}${server.path}`, connections, duration: 1 });

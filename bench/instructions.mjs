@@ -15,6 +15,7 @@ import http from 'node:http';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { reportDump } from './callgrind-report.mjs';
+import { median } from './stats.mjs';
 
 const run = promisify(execFile);
 
@@ -136,7 +137,6 @@ export async function countInstructions(server, target, settings = INSTRUCTION_S
   }
   if (DUMP_DIR !== undefined) await dumpBatch(server, target, () => load(settings.batch), settings.batch);
   await control(server, '--instr=off');
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return { batches, main: median(batches.map((batch) => batch.main)), all: median(batches.map((batch) => batch.all)) };
 }
 

@@ -18,6 +18,7 @@
 //   <package>                  the innermost JavaScript frame of node_modules
 //   node <module>              the innermost JavaScript frame of Node's own library
 //   runtime (V8, libuv, ...)   native frames with no JavaScript frame above them (e.g. the event loop)
+import { scriptOrigin } from './code-origin.mjs';
 import { mainThreadSamples } from './perf-samples.mjs';
 
 const files = process.argv.slice(2);
@@ -49,11 +50,10 @@ function ownerOf(frames) {
     const match = JS_FRAME.exec(frame);
     if (match === null) continue;
     const [, name, url] = match;
-    const ours = /\/dist\/src\/(.*)$/.exec(url);
-    if (ours !== null) return `ours ${ours[1]} ${name || '(anonymous)'}`;
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-    if (pkg !== null) return pkg[1];
-    if (url.startsWith('node:')) return `node ${url}`;
+    const origin = scriptOrigin(url);
+    if (origin?.kind === 'ours') return `ours ${origin.name} ${name || '(anonymous)'}`;
+    if (origin?.kind === 'package') return origin.name;
+    if (origin?.kind === 'node') return `node ${origin.name}`;
   }
   return 'runtime (V8, libuv, ...)';
 }

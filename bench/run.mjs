@@ -46,6 +46,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scenarios as allScenarios } from './scenarios.mjs';
+import { median } from './stats.mjs';
 import { PEER_STACKS, peerStack } from './peer/peer-app.mjs';
 import { otherServerFlags } from './server-flags.mjs';
 import { wakeupInterrupts, wakeupsPerRequest } from './wakeups.mjs';
@@ -541,13 +542,6 @@ async function runFlowScenario(scenario, flow, baselineFlow, env, base) {
       ...(baseline ? { baseline: runs.baseline[index], ratioToBaseline: run.rps / runs.baseline[index].rps } : {}),
     })),
   };
-}
-
-function median(values) {
-  const sorted = values.filter((value) => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
-  if (sorted.length === 0) return undefined;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function summarise(runs) {
