@@ -20,12 +20,13 @@ import { startServer } from './start-server.mjs';
 import { median } from './stats.mjs';
 
 // Every target starts with the flags of the benchmarks' other servers (bench/server-flags.mjs): each
-// waits while the others are loaded, and V8 must not shrink its heap meanwhile. Stages 0-4 thereby
-// already run with pretenuring off, which stage 5 adds at run time as the service does.
+// waits while the others are loaded, and V8 must not shrink its heap meanwhile. Stages 0-5 thereby
+// already run with pretenuring off, which stage 6 adds at run time as the service does.
 const SERVER_FLAGS = await otherServerFlags();
 
 const STAGES = [
   'the stack: NestJS Fastify adapter, the route alone',
+  "- the adapter's idle request hooks",
   '+ the three listeners (request classes, request id)',
   '+ the listener route constraint',
   '+ the global hooks (histogram, input guard)',

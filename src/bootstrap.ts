@@ -14,6 +14,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { LogController, type FastifyServerOptions } from 'fastify';
 import { AppModule } from './app.module.js';
 import { RouteAuditService } from './common/auth/route-audit.service.js';
+import { removeIdleAdapterHooks } from './common/http/adapter-hooks.js';
 import { HttpListeners } from './common/http/http-listeners.js';
 import { AppLogger, createProcessLogger } from './common/logging/app-logger.js';
 import { listenerConstraint, listenerOf, type Listener } from './common/http/listener.js';
@@ -65,16 +66,15 @@ export async function startLatchkey(
   let app: NestFastifyApplication | undefined;
   try {
     const listeners = new HttpListeners(config.http);
-    app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot(config, database.url, options.extraModules ?? []),
-      // No Nest middleware here (routes use guards and plain Fastify hooks), so middie's onRequest hook
-      // would run for nothing on every request. A module that configures middleware fails at boot.
-      new FastifyAdapter({ ...fastifyOptions(config, listeners, processLogger), skipMiddie: true }),
-      {
-        logger,
-        abortOnError: false,
-      },
-    );
+    // No Nest middleware here (routes use guards and plain Fastify hooks), so middie's onRequest hook
+    // would run for nothing on every request. A module that configures middleware fails at boot.
+    const adapter = new FastifyAdapter({ ...fastifyOptions(config, listeners, processLogger), skipMiddie: true });
+    const hooksKept = await removeIdleAdapterHooks(adapter);
+    if (hooksKept !== undefined) logger.warn(`Nest's idle request hooks are kept (slower): ${hooksKept}`, 'Latchkey');
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url, options.extraModules ?? []), adapter, {
+      logger,
+      abortOnError: false,
+    });
     const fastify = app.getHttpAdapter().getInstance();
     app.get(RouteAuditService).attach(fastify);
     installRequestHooks(fastify, httpDurationHistogram(), logsRequests(options.quiet === true ? 'silent' : config.log.level));

@@ -23,7 +23,7 @@ export function peerStack(env = process.env) {
  * its own — without middie, which would add an `onRequest` hook the service does not have — and with
  * the adapter options given (bench/peer/floor-stage.mjs adds the service's own). Not yet initialised.
  */
-export async function createNestPeer(adapterOptions = {}) {
+export async function createNestPeer(adapterOptions = {}, prepareAdapter = async () => undefined) {
   await import('reflect-metadata');
   const [{ Module }, { NestFactory }, { FastifyAdapter }] = await Promise.all([
     import('@nestjs/common'),
@@ -32,7 +32,9 @@ export async function createNestPeer(adapterOptions = {}) {
   ]);
   class PeerModule {}
   Module({})(PeerModule);
-  return NestFactory.create(PeerModule, new FastifyAdapter({ ...adapterOptions, skipMiddie: true }), { logger: false });
+  const adapter = new FastifyAdapter({ ...adapterOptions, skipMiddie: true });
+  await prepareAdapter(adapter);
+  return NestFactory.create(PeerModule, adapter, { logger: false });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteAuditService } from '../../src/common/auth/route-audit.service.js';
 import { bootApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/app.js';
@@ -314,6 +315,42 @@ describe('errors raised while routing', () => {
     const response = await app.admin.get('/relation-tuples/%zz');
     expect(response.status).toBe(400);
     expect(readError('access', response.body).code).toBe('invalid_request');
+  });
+});
+
+describe('request targets that are not a path', () => {
+  /** One request written byte for byte (Node's clients refuse these targets): status line and body. */
+  async function rawRequest(requestLine: string): Promise<{ status: number; body: string }> {
+    const url = new URL(app.running.urls.public!);
+    const socket = connect(Number(url.port), url.hostname);
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.write(`${requestLine}\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+    await new Promise<void>((resolve, reject) => socket.on('close', () => resolve()).on('error', reject));
+    const [head = '', body = ''] = received.split('\r\n\r\n');
+    return { status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]), body };
+  }
+
+  it('sends `*path` and `OPTIONS *` to the not-found handler, which the router would serve as `/path` and `/`', async () => {
+    expect((await rawRequest('GET /health/alive HTTP/1.1')).status).toBe(200);
+    expect((await rawRequest('GET http://localhost/health/alive HTTP/1.1')).status).toBe(200);
+    for (const line of ['GET *health/alive HTTP/1.1', 'OPTIONS * HTTP/1.1']) {
+      const response = await rawRequest(line);
+      expect(response.status, line).toBe(404);
+      expect(JSON.parse(response.body).error, line).toBe('not_found');
+    }
+  });
+
+  it("runs without the adapter's idle request hooks: only its routable-target hook is left", () => {
+    const fastify = app.running.app.getHttpAdapter().getInstance();
+    const key = Object.getOwnPropertySymbols(fastify).find((symbol) => symbol.description === 'fastify.hooks')!;
+    const hooks = (fastify as unknown as Record<symbol, { onRequest: unknown[] }>)[key];
+    const sources = hooks.onRequest.map(String);
+    expect(sources.filter((hook) => hook.includes('isRoutableRequestTarget'))).toHaveLength(1);
+    expect(sources.filter((hook) => /onRequestHook|return503OnClosing|corsHook|securityHook|versionExtractorErrors/.test(hook))).toEqual(
+      [],
+    );
   });
 });
 
