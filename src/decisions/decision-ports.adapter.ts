@@ -102,14 +102,14 @@ export class DecisionPortsAdapter implements DecisionPorts {
     }
   }
 
-  checkTuple(namespace: string, object: string, relation: string, subject: string): Promise<boolean> {
+  checkTuple(namespace: string, object: string, relation: string, subject: string): boolean | Promise<boolean> {
     return this.tuples.check({ namespace, object, relation, subject } as Parameters<TuplesService['check']>[0]);
   }
 
   policyAllowed(
     flavor: string,
     request: { action: string; resource: string; subject: string; context: Record<string, unknown> },
-  ): Promise<boolean> {
+  ): boolean | Promise<boolean> {
     return this.policies.allowed(flavor as Parameters<AcpDecisionsService['allowed']>[0], request);
   }
 

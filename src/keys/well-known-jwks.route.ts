@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerPlainRoute } from '../common/http/plain-route.js';
 import type { Listener } from '../common/http/listener.js';
 import { type ErrorsConfig } from '../config/app-config.js';
@@ -40,23 +40,37 @@ export function registerJwksRoute(
   fastify: FastifyInstance,
   options: { readonly listeners: readonly Listener[]; readonly exposeInternal: boolean; readonly load: () => Promise<SerializedJwks> },
 ): void {
+  let settled: { readonly from: Promise<SerializedJwks>; readonly jwks: SerializedJwks } | undefined;
   registerPlainRoute(fastify, {
     method: 'GET',
     url: '/.well-known/jwks.json',
     listeners: options.listeners,
     access: 'public',
     exposeInternal: options.exposeInternal,
-    handler: async (request, reply) => {
-      const jwks = await options.load();
-      void reply
-        .header('content-type', 'application/json; charset=utf-8')
-        .header('cache-control', 'public, no-cache')
-        .header('etag', jwks.etag);
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (ifNoneMatch !== undefined && matches(ifNoneMatch, jwks.etag)) return reply.status(304).send();
-      return reply.send(jwks.body);
+    // `load` answers from a cache with the same promise until the keys change: once that promise has
+    // settled, its document is sent at once, with no promise made per request.
+    handler: (request, reply) => {
+      const loading = options.load();
+      if (settled?.from === loading) {
+        answer(request, reply, settled.jwks);
+        return undefined;
+      }
+      return loading.then((jwks) => {
+        settled = { from: loading, jwks };
+        answer(request, reply, jwks);
+      });
     },
   });
+}
+
+function answer(request: FastifyRequest, reply: FastifyReply, jwks: SerializedJwks): void {
+  void reply
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('cache-control', 'public, no-cache')
+    .header('etag', jwks.etag);
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && matches(ifNoneMatch, jwks.etag)) void reply.status(304).send();
+  else void reply.send(jwks.body);
 }
 
 /** RFC 9110 §13.1.2: a list of entity tags (weak comparison), or `*`. */

@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { AdminCredentials } from '../common/auth/admin-credentials.js';
-import { sendAllowed } from '../common/http/allowed-reply.js';
+import { answerAllowed } from '../common/http/allowed-reply.js';
 import { registerPlainRoute } from '../common/http/plain-route.js';
 import type { ErrorsConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
@@ -33,10 +33,7 @@ export class AcpAllowedRoute implements OnModuleInit {
       access: 'admin',
       admin: this.admin,
       exposeInternal: this.errors.exposeInternal,
-      handler: async (request, reply) => {
-        const flavor = parseFlavor(request.params.flavor);
-        return sendAllowed(reply, await this.decisions.allowed(flavor, request.body));
-      },
+      handler: (request, reply) => answerAllowed(reply, this.decisions.allowed(parseFlavor(request.params.flavor), request.body)),
     });
   }
 }

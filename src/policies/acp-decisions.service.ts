@@ -11,13 +11,14 @@ import type { AllowedRequest, Flavor } from './engine/policy-definition.js';
 export class AcpDecisionsService {
   constructor(private readonly indexes: AcpPolicyIndexes) {}
 
-  async isAllowed(flavor: Flavor, request: AllowedRequest): Promise<boolean> {
-    const index = await this.indexes.index(flavor);
-    return index.isAllowed(request);
+  /** At once, with no promise made, while the flavor's index is up to date (nearly always). */
+  isAllowed(flavor: Flavor, request: AllowedRequest): boolean | Promise<boolean> {
+    const index = this.indexes.index(flavor);
+    return index instanceof Promise ? index.then((ready) => ready.isAllowed(request)) : index.isAllowed(request);
   }
 
-  /** The `POST .../allowed` body, checked (400 on malformed input), then decided. */
-  async allowed(flavor: Flavor, body: unknown): Promise<boolean> {
+  /** The `POST .../allowed` body, checked (throws the 400 for malformed input), then decided. */
+  allowed(flavor: Flavor, body: unknown): boolean | Promise<boolean> {
     return this.isAllowed(flavor, parseAllowedInput(body));
   }
 }

@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { AdminCredentials } from '../common/auth/admin-credentials.js';
-import { sendAllowed } from '../common/http/allowed-reply.js';
+import { answerAllowed } from '../common/http/allowed-reply.js';
 import { registerPlainRoute } from '../common/http/plain-route.js';
 import type { ErrorsConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
@@ -36,19 +36,19 @@ export class CheckRoute implements OnModuleInit {
         ...common,
         method: 'GET',
         url,
-        handler: async (request, reply) => {
+        handler: (request, reply) => {
           const input = readCheckQuery(request.query);
-          return sendAllowed(reply, await this.tuples.check(input.tuple, input.maxDepth));
+          return answerAllowed(reply, this.tuples.check(input.tuple, input.maxDepth));
         },
       });
       registerPlainRoute(fastify, {
         ...common,
         method: 'POST',
         url,
-        handler: async (request, reply) => {
+        handler: (request, reply) => {
           const tuple = readCheckBody(request.body);
           const maxDepth = readMaxDepthQuery(request.query);
-          return sendAllowed(reply, await this.tuples.check(tuple, maxDepth));
+          return answerAllowed(reply, this.tuples.check(tuple, maxDepth));
         },
       });
     }

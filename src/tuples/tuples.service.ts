@@ -80,7 +80,8 @@ export class TuplesService {
    * Whether the tuple holds, directly or through subject sets. An unknown namespace answers false
    * (Keto v0.6), a malformed tuple is a 400. `maxDepth` may only lower the configured depth.
    */
-  async check(fields: TupleFields, maxDepth?: number): Promise<boolean> {
+  /** A cached answer at once, with no promise made; otherwise once the check engine has answered. */
+  check(fields: TupleFields, maxDepth?: number): boolean | Promise<boolean> {
     const tuple = parseTuple(fields);
     const depth = this.depthFor(maxDepth);
     // Unambiguous: namespace, object and relation hold no `@`, and the subject comes last.
@@ -88,9 +89,10 @@ export class TuplesService {
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
     const generation = this.cache.generation();
-    const allowed = await this.checkEngine.check(tuple, depth);
-    this.cache.set(key, allowed, generation);
-    return allowed;
+    return this.checkEngine.check(tuple, depth).then((allowed) => {
+      this.cache.set(key, allowed, generation);
+      return allowed;
+    });
   }
 
   /** The tree of the set's members; null when it has none. Unknown namespace: 404. */

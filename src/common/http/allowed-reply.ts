@@ -8,9 +8,22 @@ const DENIED = '{"allowed":false}';
  * `{"allowed":false}`, the result mirrored in the status (a denial is not an error body). Both bodies
  * are fixed strings: these are the hottest admin routes, and nothing is serialised per request.
  */
-export function sendAllowed(reply: FastifyReply, allowed: boolean): FastifyReply {
+function sendAllowed(reply: FastifyReply, allowed: boolean): FastifyReply {
   return reply
     .status(allowed ? 200 : 403)
     .header('content-type', 'application/json; charset=utf-8')
     .send(allowed ? ALLOWED : DENIED);
+}
+
+/**
+ * A plain route handler's answer for a decision that may already be known: sent at once, the handler
+ * returning nothing (no promise made: an async handler costs a few promise jobs per request), or sent
+ * when it is known, the handler returning that promise so that a failure reaches the route's error handler.
+ */
+export function answerAllowed(reply: FastifyReply, allowed: boolean | Promise<boolean>): Promise<void> | undefined {
+  if (typeof allowed === 'boolean') {
+    sendAllowed(reply, allowed);
+    return undefined;
+  }
+  return allowed.then((known) => void sendAllowed(reply, known));
 }

@@ -41,12 +41,12 @@ export interface DecisionPorts {
   /** A client of ours authenticated by id and secret; undefined when the credentials are wrong. */
   authenticateClient(clientId: string, secret: string): Promise<AuthenticatedClient | undefined>;
   /** A relation-tuple check. */
-  checkTuple(namespace: string, object: string, relation: string, subject: string): Promise<boolean>;
+  checkTuple(namespace: string, object: string, relation: string, subject: string): boolean | Promise<boolean>;
   /** An ACP decision. */
   policyAllowed(
     flavor: string,
     request: { action: string; resource: string; subject: string; context: Record<string, unknown> },
-  ): Promise<boolean>;
+  ): boolean | Promise<boolean>;
   /** Signs claims with the id_token mutator's key set (RS256 key generated at first start). */
   signIdToken(claims: Readonly<Record<string, unknown>>): Promise<string>;
   /** Verifies a JWT with our own published keys, or with the key sets at `jwksUrls` (outbound, cached). */
