@@ -29,6 +29,7 @@ import { packageVersion } from './config/version.js';
 import { openDatabaseServer, type DatabaseServer } from './database/database-server.js';
 import { MigrationRunner } from './database/migration-runner.js';
 import { ShutdownState } from './health/shutdown-state.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { httpDurationHistogram } from './metrics/http-metrics.js';
 
 export interface RunningLatchkey {
@@ -77,6 +78,7 @@ export async function startLatchkey(
     });
     const fastify = app.getHttpAdapter().getInstance();
     app.get(RouteAuditService).attach(fastify);
+    app.get(RateLimiter).attach(fastify);
     installRequestHooks(fastify, httpDurationHistogram(), logsRequests(options.quiet === true ? 'silent' : config.log.level));
     restrictBodyParsers(fastify);
     installInputGuard(fastify, config.errors.exposeInternal);

@@ -1,3 +1,4 @@
+import type { Listener } from '../common/http/listener.js';
 import { BucketPattern } from './bucket-pattern.js';
 
 export type InflightAction = 'enforced' | 'report-only';
@@ -30,3 +31,34 @@ export const INFLIGHT_RULES: readonly InflightRule[] = [
 ];
 
 export const INFLIGHT_EXEMPT_METHODS: ReadonlySet<string> = new Set(['GET', 'OPTIONS', 'HEAD']);
+
+const ALL_LISTENERS: readonly Listener[] = ['public', 'admin', 'proxy'];
+
+/**
+ * Whether an inflight rule can apply to some request a route serves: the route takes a method no rule
+ * exempts, on a listener whose requests the rules see (not the proxy's), at a URL one of the rules can
+ * match. A route's URL (Fastify's syntax, as the router sees it: on the admin listener without the
+ * `/admin` prefix) is compared up to its first parameter or wildcard; past that point any rule whose
+ * own literal start agrees is taken to apply. Errs on the side of true: a route without a listener
+ * constraint counts as being on every listener.
+ */
+export function inflightMayApply(methods: readonly string[], url: string, listeners: readonly Listener[] | undefined): boolean {
+  const writing = methods.map((method) => method.toUpperCase()).filter((method) => !INFLIGHT_EXEMPT_METHODS.has(method));
+  if (writing.length === 0) return false;
+  const open = url.search(/[:*]/);
+  const prefix = open === -1 ? url : url.slice(0, open);
+  return (listeners ?? ALL_LISTENERS).some((listener) => {
+    if (listener === 'proxy') return false;
+    // The path the rules name: on the admin listener always under `/admin` (requestPathOf).
+    const hosted = listener === 'admin' ? `/admin${open === -1 && prefix === '/' ? '' : prefix}` : prefix;
+    return INFLIGHT_RULES.some((rule) => {
+      if (rule.pattern.adminOnly && listener !== 'admin') return false;
+      const methods = writing.filter((method) => rule.methods.has(method));
+      if (methods.length === 0) return false;
+      if (open === -1) return methods.some((method) => rule.pattern.matches(method, hosted));
+      const star = rule.pattern.path.indexOf('*');
+      const literal = star === -1 ? rule.pattern.path : rule.pattern.path.slice(0, star);
+      return hosted.startsWith(literal) || literal.startsWith(hosted);
+    });
+  });
+}

@@ -1,12 +1,11 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { Injectable, Logger } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { sha256Hex } from '../common/crypto/digest.js';
 import { sendError } from '../common/errors/error-response.js';
-import { listenerOf } from '../common/http/listener.js';
+import { listenerOf, type Listener } from '../common/http/listener.js';
 import type { ErrorsConfig, RateLimitConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
-import { INFLIGHT_EXEMPT_METHODS, INFLIGHT_RULES, type InflightRule } from './inflight-rules.js';
+import { INFLIGHT_EXEMPT_METHODS, INFLIGHT_RULES, inflightMayApply, type InflightRule } from './inflight-rules.js';
 import { RateLimitError } from './rate-limit.errors.js';
 import { rateLimitMetrics, type RateLimitMetrics } from './rate-limit.metrics.js';
 import type { StorageRecord } from './memory-throttler-storage.js';
@@ -36,12 +35,14 @@ type WithHeldKey = FastifyRequest & { [HELD_KEY]?: HeldKey };
  * routes, so a Nest guard would miss them. Limits are checked on `onRequest`, on the URL as it arrived
  * (before the admin listener's `/admin` rewrite) and before the body is read, so nothing behind a
  * refused request runs. Inflight rules run on `preHandler`, once the body is parsed, because the key
- * of recovery submissions holds the submitted e-mail address. When the counters cannot be reached the
- * request goes through unchecked (fail open) and `rate_limit_storage_errors_total` counts it: an outage
- * of Redis must not become an outage of the service.
+ * of recovery submissions holds the submitted e-mail address, and only on the routes a rule can apply
+ * to (writes to identities and sessions, recovery): elsewhere the two hooks would be a call each per
+ * request that does nothing. When the counters cannot be reached the request goes through unchecked
+ * (fail open) and `rate_limit_storage_errors_total` counts it: an outage of Redis must not become an
+ * outage of the service.
  */
 @Injectable()
-export class RateLimiter implements OnModuleInit {
+export class RateLimiter {
   private readonly policy: RateLimitPolicy;
   private readonly metrics: RateLimitMetrics = rateLimitMetrics();
   private readonly logger = new Logger('RateLimit');
@@ -50,22 +51,37 @@ export class RateLimiter implements OnModuleInit {
     @InjectConfig('rateLimit') private readonly rateLimit: RateLimitConfig,
     @InjectConfig('errors') private readonly errors: ErrorsConfig,
     private readonly stores: RateLimitStores,
-    private readonly adapterHost: HttpAdapterHost,
   ) {
     this.policy = new RateLimitPolicy(rateLimit);
   }
 
-  onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+  /**
+   * Installs the hooks. Called at start before the application initialises, when no route exists yet
+   * (as the route audit is attached): the inflight hooks are added to each route as it is registered.
+   */
+  attach(fastify: FastifyInstance): void {
     // With the plan and the inflight rules off no hook is added, so the limits cost nothing.
     if (!this.policy.enabled && this.rateLimit.inflight === 'off') return;
     fastify.decorateRequest(PATH, null);
     if (this.policy.enabled) fastify.addHook('onRequest', (request, reply, done) => this.limit(request, reply, done));
     if (this.rateLimit.inflight === 'off') return;
-    fastify.addHook('preHandler', (request, reply, done) => this.inflight(request, reply, done));
-    fastify.addHook('onSend', (request, _reply, payload, done) => {
+    const hold = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => this.inflight(request, reply, done);
+    const release = (
+      request: FastifyRequest,
+      _reply: FastifyReply,
+      payload: unknown,
+      done: (error: null, payload: unknown) => void,
+    ): void => {
       this.releaseHeld(request as WithHeldKey);
       done(null, payload);
+    };
+    fastify.addHook('onRoute', (route: RouteOptions) => {
+      const listener = (route.constraints as { listener?: unknown } | undefined)?.listener;
+      const listeners = typeof listener === 'string' ? (listener.split('|') as Listener[]) : undefined;
+      if (!inflightMayApply([route.method].flat(), route.url, listeners)) return;
+      // First among the route's own hooks, where the global hook ran before them.
+      route.preHandler = [hold, ...[route.preHandler ?? []].flat()];
+      route.onSend = [release, ...[route.onSend ?? []].flat()] as RouteOptions['onSend'];
     });
   }
 
