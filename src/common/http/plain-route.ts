@@ -51,8 +51,10 @@ interface PlainRouteOptions<RouteGeneric extends RouteGenericInterface> {
  * checks. For access `admin`, a `preHandler` route hook asks AdminCredentials, where AuthGuard runs
  * for a controller: after the body is parsed and the global hooks ran, so a refusal is the same 401,
  * rendered the same way; it answers at once for a static token, with no promise. Nothing else is
- * added per request: the handler runs as given. `fastify` may be a scope of its own (own body
- * parsers).
+ * added per request: the handler runs as given. A handler that already has its answer (a cache hit)
+ * sends it and returns undefined, and returns a promise only when it must wait: an async handler makes
+ * its promise on every request, and Fastify, given back the reply (a thenable), two more jobs.
+ * `fastify` may be a scope of its own (own body parsers).
  */
 export function registerPlainRoute<RouteGeneric extends RouteGenericInterface = RouteGenericInterface>(
   fastify: FastifyInstance,
