@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { sha256Hex } from '../common/crypto/digest.js';
 import { sendError } from '../common/errors/error-response.js';
-import { listenerOf, type Listener } from '../common/http/listener.js';
+import { listenerOf } from '../common/http/listener.js';
+import { routeListeners } from '../common/http/route-catalog.js';
 import type { ErrorsConfig, RateLimitConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
 import { INFLIGHT_EXEMPT_METHODS, INFLIGHT_RULES, inflightMayApply, type InflightRule } from './inflight-rules.js';
@@ -76,9 +77,7 @@ export class RateLimiter {
       done(null, payload);
     };
     fastify.addHook('onRoute', (route: RouteOptions) => {
-      const listener = (route.constraints as { listener?: unknown } | undefined)?.listener;
-      const listeners = typeof listener === 'string' ? (listener.split('|') as Listener[]) : undefined;
-      if (!inflightMayApply([route.method].flat(), route.url, listeners)) return;
+      if (!inflightMayApply([route.method].flat(), route.url, routeListeners(route))) return;
       // First among the route's own hooks, where the global hook ran before them.
       route.preHandler = [hold, ...[route.preHandler ?? []].flat()];
       route.onSend = [release, ...[route.onSend ?? []].flat()] as RouteOptions['onSend'];

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteAuditService } from '../../src/common/auth/route-audit.service.js';
+import { hookArraysOf } from '../../src/common/http/adapter-hooks.js';
 import { bootApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/app.js';
 import type { HttpClient } from '../support/http.js';
 import { ProbeModule } from '../support/probe.module.js';
@@ -343,10 +344,7 @@ describe('request targets that are not a path', () => {
   });
 
   it("runs without the adapter's idle request hooks: only its routable-target hook is left", () => {
-    const fastify = app.running.app.getHttpAdapter().getInstance();
-    const key = Object.getOwnPropertySymbols(fastify).find((symbol) => symbol.description === 'fastify.hooks')!;
-    const hooks = (fastify as unknown as Record<symbol, { onRequest: unknown[] }>)[key];
-    const sources = hooks.onRequest.map(String);
+    const sources = hookArraysOf(app.running.app.getHttpAdapter().getInstance())!.onRequest.map(String);
     expect(sources.filter((hook) => hook.includes('isRoutableRequestTarget'))).toHaveLength(1);
     expect(sources.filter((hook) => /onRequestHook|return503OnClosing|corsHook|securityHook|versionExtractorErrors/.test(hook))).toEqual(
       [],

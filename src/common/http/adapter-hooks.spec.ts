@@ -3,15 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeIdleAdapterHooks } from './adapter-hooks.js';
+import { hookArraysOf, removeIdleAdapterHooks, type HookArrays } from './adapter-hooks.js';
 
 /** A module with nothing in it: the routes under test are added on Fastify directly. */
 class EmptyModule {}
 
-function hooksOf(adapter: FastifyAdapter): { onRequest: unknown[]; onResponse: unknown[] } {
-  const fastify = adapter.getInstance<FastifyInstance>();
-  const key = Object.getOwnPropertySymbols(fastify).find((symbol) => symbol.description === 'fastify.hooks')!;
-  return (fastify as unknown as Record<symbol, { onRequest: unknown[]; onResponse: unknown[] }>)[key];
+function hooksOf(adapter: FastifyAdapter): HookArrays {
+  return hookArraysOf(adapter.getInstance<FastifyInstance>())!;
 }
 
 /** The status code of one request written byte for byte, so that targets Node's clients refuse can be sent. */

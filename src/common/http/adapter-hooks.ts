@@ -25,7 +25,8 @@ const ADAPTER_HOOKS = {
 /** The adapter methods that would turn a removed hook's feature on, refused once it is removed. */
 const LOCKED_METHODS = ['setOnRequestHook', 'setOnResponseHook', 'enableCors', 'registerSecurityHook', 'applyVersionFilter'] as const;
 
-type HookArrays = Record<keyof typeof ADAPTER_HOOKS, ((...args: never[]) => unknown)[]>;
+/** The hook lists of a Fastify instance that this module edits (and its specs read). */
+export type HookArrays = Record<keyof typeof ADAPTER_HOOKS, ((...args: never[]) => unknown)[]>;
 
 /**
  * Removes the adapter's idle hooks from a Fastify instance that has no others yet (call it right
@@ -75,7 +76,7 @@ export async function removeIdleAdapterHooks(adapter: FastifyAdapter): Promise<s
 }
 
 /** Fastify keeps an instance's hooks under a symbol of its own, not exported. */
-function hookArraysOf(fastify: FastifyInstance): HookArrays | undefined {
+export function hookArraysOf(fastify: FastifyInstance): HookArrays | undefined {
   const key = Object.getOwnPropertySymbols(fastify).find((symbol) => symbol.description === 'fastify.hooks');
   const hooks = key === undefined ? undefined : (fastify as unknown as Record<symbol, Partial<HookArrays> | undefined>)[key];
   if (!Array.isArray(hooks?.onRequest) || !Array.isArray(hooks.onResponse)) return undefined;

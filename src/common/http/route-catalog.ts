@@ -24,11 +24,11 @@ export class RouteCatalog {
 
   attach(fastify: FastifyInstance): void {
     fastify.addHook('onRoute', (route: RouteOptions) => {
-      const listener = (route.constraints as { listener?: unknown } | undefined)?.listener;
-      if (typeof listener !== 'string') return;
+      const listeners = routeListeners(route);
+      if (listeners === undefined) return;
       const access = (route.config as Record<string, PlainRouteAccess | undefined> | undefined)?.[PLAIN_ROUTE_ACCESS];
       for (const method of [route.method].flat()) {
-        this.recorded.push({ method: method.toUpperCase(), url: route.url, listeners: listener.split('|') as Listener[], access });
+        this.recorded.push({ method: method.toUpperCase(), url: route.url, listeners, access });
       }
     });
   }
@@ -38,4 +38,10 @@ export class RouteCatalog {
     const gets = new Set(this.recorded.filter((route) => route.method === 'GET').map((route) => route.url));
     return this.recorded.filter((route) => route.method !== 'HEAD' || !gets.has(route.url));
   }
+}
+
+/** The listeners a route answers on, from its `listener` constraint; undefined when it has none. */
+export function routeListeners(route: RouteOptions): Listener[] | undefined {
+  const listener = (route.constraints as { listener?: unknown } | undefined)?.listener;
+  return typeof listener === 'string' ? (listener.split('|') as Listener[]) : undefined;
 }
