@@ -1,5 +1,6 @@
 import type { Listener } from '../common/http/listener.js';
 import { BucketPattern } from './bucket-pattern.js';
+import type { RequestPath } from './request-path.js';
 
 export type InflightAction = 'enforced' | 'report-only';
 
@@ -61,4 +62,12 @@ export function inflightMayApply(methods: readonly string[], url: string, listen
       return hosted.startsWith(literal) || literal.startsWith(hosted);
     });
   });
+}
+
+/** The rule a request falls under (its method, and its path as `requestPathOf` names it), if any. */
+export function inflightRuleFor(method: string, path: RequestPath): InflightRule | undefined {
+  const admin = path.listener === 'admin';
+  return INFLIGHT_RULES.find(
+    (rule) => rule.methods.has(method) && (admin || !rule.pattern.adminOnly) && rule.pattern.matches(method, path.hosted),
+  );
 }

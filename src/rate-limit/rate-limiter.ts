@@ -6,7 +6,7 @@ import { listenerOf } from '../common/http/listener.js';
 import { routeListeners } from '../common/http/route-catalog.js';
 import type { ErrorsConfig, RateLimitConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
-import { INFLIGHT_EXEMPT_METHODS, INFLIGHT_RULES, inflightMayApply, type InflightRule } from './inflight-rules.js';
+import { INFLIGHT_EXEMPT_METHODS, inflightMayApply, inflightRuleFor, type InflightRule } from './inflight-rules.js';
 import { RateLimitError } from './rate-limit.errors.js';
 import { rateLimitMetrics, type RateLimitMetrics } from './rate-limit.metrics.js';
 import type { StorageRecord } from './memory-throttler-storage.js';
@@ -216,13 +216,6 @@ function pathOf(request: WithPath): RequestPath | undefined {
     request[PATH] = path;
   }
   return path === false ? undefined : path;
-}
-
-function inflightRuleFor(method: string, path: RequestPath): InflightRule | undefined {
-  const admin = path.listener === 'admin';
-  return INFLIGHT_RULES.find(
-    (rule) => rule.methods.has(method) && (admin || !rule.pattern.adminOnly) && rule.pattern.matches(method, path.hosted),
-  );
 }
 
 /** `r` (requests left) and `t` (seconds until the window resets, or the block ends) of the RateLimit field. */

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../support/app.js';
 import { freshDatabase, queryDatabase } from '../support/database.js';
 import type { HttpResponse } from '../support/http.js';
+import { RouteCatalog } from '../../src/common/http/route-catalog.js';
+import { INFLIGHT_RULES, inflightMayApply, inflightRuleFor } from '../../src/rate-limit/inflight-rules.js';
+import { requestPathOf } from '../../src/rate-limit/request-path.js';
 
 /** Fires `count` requests at once, each on its own connection, and returns their answers. */
 function atOnce(count: number, send: (index: number) => Promise<HttpResponse>): Promise<HttpResponse[]> {
@@ -281,6 +284,28 @@ describe('inflight rules (plan off: they apply whatever the plan)', () => {
     expect(refused(options)).toHaveLength(0);
   });
 
+  it('every route a rule can reach carries the inflight hooks: the route filter errs towards holding over the whole catalogue', () => {
+    const reached = new Set<string>();
+    for (const route of app.running.app.get(RouteCatalog).routes()) {
+      for (const listener of route.listeners) {
+        for (const path of pathsServedBy(route.url)) {
+          const requestPath = requestPathOf(listener, path);
+          if (requestPath === undefined || inflightRuleFor(route.method, requestPath) === undefined) continue;
+          reached.add(`${listener} ${route.method} ${route.url}`);
+          expect(inflightMayApply([route.method], route.url, route.listeners), `${route.method} ${route.url} on ${listener}`).toBe(true);
+        }
+      }
+    }
+    // The walk found the routes the rules name that this service serves (the session and credential
+    // rules name admin routes it does not have), so the check above ran on each of them.
+    expect([...reached].sort()).toEqual([
+      'admin DELETE /identities/:id',
+      'admin POST /identities',
+      'admin PUT /identities/:id',
+      'public POST /self-service/recovery',
+    ]);
+  });
+
   it('report-only: concurrent recovery submissions for one address are all served, and counted', async () => {
     const series = 'rate_limit_inflight_violations_total{rule="/self-service/recovery",action="report-only"}';
     const flow = await app.public.get<{ id: string }>('/self-service/recovery/api');
@@ -317,3 +342,23 @@ describe('RATE_LIMIT_INFLIGHT=report-only', () => {
     expect(await counterValue(app, 'rate_limit_inflight_violations_total{rule="/admin/identities",action="enforced"}')).toBe(0);
   });
 });
+
+/**
+ * Request paths a route template serves that a rule could name: the template with every parameter and
+ * wildcard filled with one segment, and each rule's path (with and without the admin listener's
+ * `/admin` prefix, a rule's `*` filled the same way) that the template matches.
+ */
+function pathsServedBy(template: string): string[] {
+  const filled = template.replace(/:[A-Za-z0-9_]+/g, 'x').replace(/\*/g, 'x');
+  const pattern = new RegExp(
+    `^${template
+      .split(/(:[A-Za-z0-9_]+|\*)/)
+      .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+      .join('')}$`,
+  );
+  const candidates = INFLIGHT_RULES.flatMap((rule) => {
+    const path = rule.pattern.path.replace(/\*/g, 'x');
+    return path.startsWith('/admin/') || path === '/admin' ? [path, path.slice('/admin'.length) || '/'] : [path];
+  });
+  return [filled, ...candidates.filter((candidate) => pattern.test(candidate))];
+}
