@@ -10,10 +10,10 @@ import { InjectConfig } from '../config/inject-config.decorator.js';
 import { KeysService, type SerializedJwks } from '../keys/index.js';
 import { ClientAuthenticator, IntrospectionService } from '../oauth/index.js';
 import { AcpDecisionsService } from '../policies/index.js';
-import { SessionsService } from '../self-service/index.js';
+import { SessionsService, type CachedWhoami } from '../self-service/index.js';
 import { TuplesService } from '../tuples/index.js';
 import { DecisionsError } from './decisions.errors.js';
-import type { AuthenticatedClient, DecisionPorts, OutboundAnswer, TokenIntrospection } from './pipeline/decision-ports.js';
+import type { AuthenticatedClient, DecisionPorts, OutboundAnswer, SessionDocument, TokenIntrospection } from './pipeline/decision-ports.js';
 import { unexpectedAnswer } from './pipeline/outbound-answer.js';
 
 /** The key set the id_token mutator signs with, created at first start; its public keys at the listeners' JWKS. */
@@ -44,7 +44,7 @@ export class DecisionPortsAdapter implements DecisionPorts {
   });
   private ownKeySet: { readonly etag: string; readonly keys: JWTVerifyGetKey } | undefined;
   private mutatorJwksCache: { readonly source: unknown; readonly jwks: SerializedJwks } | undefined;
-  private readonly parsedSessions = new WeakMap<object, Readonly<Record<string, unknown>>>();
+  private readonly parsedSessions = new WeakMap<CachedWhoami, SessionDocument>();
 
   constructor(
     @InjectConfig('urls') urls: UrlsConfig,
@@ -74,13 +74,17 @@ export class DecisionPortsAdapter implements DecisionPorts {
     }
   }
 
-  async session(token: string): Promise<Readonly<Record<string, unknown>> | undefined> {
-    const found = await this.sessions.whoami(token);
+  session(token: string): SessionDocument | undefined | Promise<SessionDocument | undefined> {
+    const found = this.sessions.whoami(token);
+    return found instanceof Promise ? found.then((answer) => this.parsedSession(answer)) : this.parsedSession(found);
+  }
+
+  private parsedSession(found: CachedWhoami | undefined): SessionDocument | undefined {
     if (found === undefined) return undefined;
     // A whoami cache hit returns the same entry object: its parsed form is kept beside it (and goes with it).
     let parsed = this.parsedSessions.get(found);
     if (parsed === undefined) {
-      parsed = JSON.parse(found.body) as Record<string, unknown>;
+      parsed = JSON.parse(found.body) as SessionDocument;
       this.parsedSessions.set(found, parsed);
     }
     return parsed;

@@ -6,7 +6,7 @@ import type { DecisionsConfig, ErrorsConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/inject-config.decorator.js';
 import { sendRefusal } from './decision-responder.js';
 import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
-import { DecisionsService } from './decisions.service.js';
+import { DecisionsService, type Decision } from './decisions.service.js';
 import { PeerList } from './peer-list.js';
 import { judgedRequest } from './request-normalisation.js';
 import { PASS_THROUGH_METHODS, withRawBodies } from './raw-body-scope.js';
@@ -53,7 +53,8 @@ export class DecisionRoute implements OnModuleInit {
     });
   }
 
-  private async handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  /** Not an async function: a decision whose handlers all answered at once is sent with no promise made. */
+  private handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined {
     if (!this.allowedPeers.includes(request.raw.socket)) {
       throw new DecisionsError(DecisionsErrorCode.PeerNotAllowed, 'This peer may not call the decision API.');
     }
@@ -65,7 +66,13 @@ export class DecisionRoute implements OnModuleInit {
       scheme: 'http',
       forwardedRequest: true,
     });
-    const decision = await this.decisions.decide(judged, 'admin');
+    const decision = this.decisions.decide(judged, 'admin');
+    if (decision instanceof Promise) return decision.then((decided) => this.answer(request, reply, decided));
+    this.answer(request, reply, decision);
+    return undefined;
+  }
+
+  private answer(request: FastifyRequest, reply: FastifyReply, decision: Decision): FastifyReply {
     if (!decision.allowed) return sendRefusal(request, reply, decision.outcome, this.errors.exposeInternal);
     void reply.header('cache-control', 'no-store');
     for (const [name, value] of Object.entries(decision.session.Header)) void reply.header(name, value);

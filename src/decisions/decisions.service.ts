@@ -52,26 +52,48 @@ export class DecisionsService implements OnModuleInit, OnApplicationBootstrap {
     if (await this.keys.ensureSet(ID_TOKEN_MUTATOR_SET)) this.logger.log(`created key set ${ID_TOKEN_MUTATOR_SET} with one RS256 key`);
   }
 
-  async decide(request: JudgedRequest, listener: string): Promise<Decision> {
+  /** The decision, at once when every handler of the rule answered at once, else a promise of it; never a rejection. */
+  decide(request: JudgedRequest, listener: string): Decision | Promise<Decision> {
     let rule: AccessRule | undefined;
     let compiled: CompiledRule | undefined;
+    let session: AuthenticationSession | Promise<AuthenticationSession>;
     try {
       const match = this.rules.match(request.method, request.url);
       rule = match.rule;
       compiled = this.compile(rule);
-      const session = await this.pipeline.decide(compiled, request, match.captures, this.ports);
-      this.record(rule.id, 'allowed', listener, request);
-      return { allowed: true, rule, session };
+      session = this.pipeline.decide(compiled, request, match.captures, this.ports);
     } catch (error) {
-      const outcome = this.pipeline.handleError(compiled, error, request);
-      this.record(rule?.id ?? '', outcomeOf(error), listener, request);
-      return { allowed: false, rule, outcome };
+      return this.refused(rule, compiled, error, request, listener);
     }
+    const matched = rule;
+    if (!(session instanceof Promise)) return this.allowed(matched, session, request, listener);
+    const prepared = compiled;
+    return session.then(
+      (decided) => this.allowed(matched, decided, request, listener),
+      (error: unknown) => this.refused(matched, prepared, error, request, listener),
+    );
   }
 
   /** The id_token mutator's public keys, for `/.well-known/jwks.json` of the admin and proxy listeners. */
   jwks(): Promise<SerializedJwks> {
     return this.ports.mutatorJwks();
+  }
+
+  private allowed(rule: AccessRule, session: AuthenticationSession, request: JudgedRequest, listener: string): Decision {
+    this.record(rule.id, 'allowed', listener, request);
+    return { allowed: true, rule, session };
+  }
+
+  private refused(
+    rule: AccessRule | undefined,
+    compiled: CompiledRule | undefined,
+    error: unknown,
+    request: JudgedRequest,
+    listener: string,
+  ): Decision {
+    const outcome = this.pipeline.handleError(compiled, error, request);
+    this.record(rule?.id ?? '', outcomeOf(error), listener, request);
+    return { allowed: false, rule, outcome };
   }
 
   private compile(rule: AccessRule): CompiledRule {

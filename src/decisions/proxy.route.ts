@@ -9,7 +9,8 @@ import { InjectConfig } from '../config/inject-config.decorator.js';
 import type { RuleUpstream } from '../rules/index.js';
 import { sendRefusal } from './decision-responder.js';
 import { DecisionsError, DecisionsErrorCode } from './decisions.errors.js';
-import { DecisionsService } from './decisions.service.js';
+import { DecisionsService, type Decision } from './decisions.service.js';
+import type { JudgedRequest } from './pipeline/authentication-session.js';
 import { PeerList } from './peer-list.js';
 import { PASS_THROUGH_METHODS, withRawBodies } from './raw-body-scope.js';
 import { judgedRequest } from './request-normalisation.js';
@@ -60,14 +61,25 @@ export class ProxyRoute implements OnModuleInit {
     });
   }
 
-  private async handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  /**
+   * Not an async function: a decision whose handlers all answered at once goes on with no promise
+   * made. After a wait the promise resolves with the reply, which Fastify then waits on until the
+   * upstream's answer is sent (a promise of nothing would make it send an empty answer at once).
+   */
+  private handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined {
     const judged = judgedRequest(request, {
       pathAndQuery: request.raw.url ?? '/',
       trustedProxies: this.trustedProxies,
       scheme: 'http',
       forwardedRequest: false,
     });
-    const decision = await this.decisions.decide(judged, 'proxy');
+    const decision = this.decisions.decide(judged, 'proxy');
+    if (decision instanceof Promise) return decision.then((decided) => this.forward(request, reply, judged, decided));
+    this.forward(request, reply, judged, decision);
+    return undefined;
+  }
+
+  private forward(request: FastifyRequest, reply: FastifyReply, judged: JudgedRequest, decision: Decision): FastifyReply {
     if (!decision.allowed) return sendRefusal(request, reply, decision.outcome, this.errors.exposeInternal);
     const upstream = decision.rule.upstream;
     if (upstream.url === '') throw new DecisionsError(DecisionsErrorCode.NoUpstream, `Rule ${decision.rule.id} defines no upstream URL.`);

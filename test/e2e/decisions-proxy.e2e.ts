@@ -80,6 +80,15 @@ beforeAll(async () => {
     aRule('hang', `http://${HOST}/hang`, { upstream: { url: upstreamUrl, preserve_host: false } }),
     aRule('down', `http://${HOST}/down/<.*>`, { upstream: { url: 'http://127.0.0.1:9', preserve_host: false } }),
     aRule('judge-only', `http://${HOST}/judge-only`, { upstream: { url: '', preserve_host: false } }),
+    // Introspection waits (a promise even when it is not responsible): the decision reaches the proxy later.
+    aRule('big-after-wait', `http://${HOST}/bigwait`, {
+      authenticators: [{ handler: 'oauth2_introspection' }, { handler: 'anonymous' }],
+      upstream: { url: upstreamUrl, preserve_host: false },
+    }),
+    aRule('introspected', `http://${HOST}/introspected`, {
+      authenticators: [{ handler: 'oauth2_introspection' }],
+      upstream: { url: upstreamUrl, preserve_host: false },
+    }),
   ];
   await writeFile(join(rulesDir, 'rules.json'), JSON.stringify(rules));
   app = await bootApp({ PROXY_PORT: '0', RULES_FILES: join(rulesDir, 'rules.json'), PROXY_TIMEOUT_MS: '1000' });
@@ -168,6 +177,17 @@ describe('the reverse proxy', () => {
       expect(response.body).toMatchObject({ id: 'upstream_unavailable', code: 502 });
       expect((response.body as { request: string }).request).toBe(response.headers['x-request-id']);
     }
+  });
+
+  it('forwards a decision that had to wait, streaming the whole answer, and refuses one refused after a wait', async () => {
+    const streamed = await proxy('GET', '/bigwait');
+    expect(streamed.status).toBe(200);
+    expect(Buffer.byteLength(streamed.text, 'latin1')).toBe(64 * 64 * 1024);
+    const before = seen.length;
+    const refused = await proxy('GET', '/introspected', { authorization: 'Bearer not-a-token' });
+    expect(refused.status, refused.text).toBe(401);
+    expect(refused.body).toMatchObject({ id: 'unauthorized', code: 401 });
+    expect(seen.length).toBe(before);
   });
 
   it('answers 500 no_upstream for a rule without an upstream, and 404 no_match outside every rule', async () => {

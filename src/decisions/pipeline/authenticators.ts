@@ -1,7 +1,7 @@
 import { sha256Base64url } from '../../common/crypto/digest.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { headerOf, type AuthenticationSession, type JudgedRequest } from './authentication-session.js';
-import type { DecisionPorts, OutboundAnswer, TokenIntrospection } from './decision-ports.js';
+import type { DecisionPorts, OutboundAnswer, SessionDocument, TokenIntrospection } from './decision-ports.js';
 import { DecisionsError } from '../decisions.errors.js';
 import { goDuration, HandlerConfigError, Schemas } from './handler-config.js';
 import { noConfig, NotResponsible, type HandlerDefinition } from './handler.js';
@@ -60,25 +60,45 @@ function forwardedHeaders(request: JudgedRequest, extra: Readonly<Record<string,
   return { ...headers, ...extra };
 }
 
+/** A session as its check found it; `inProcess` for our own sessions, read as whoami shows them. */
+interface CheckedSession {
+  readonly document: unknown;
+  readonly inProcess: boolean;
+}
+
 /**
  * The session document of a request: in process (our self-service sessions, read as whoami shows
- * them) when the check URL is ours or absent, else from `check_session_url`, asked with the judged
- * request's method and headers (Oathkeeper forwards both, so a checker may judge by either).
- * Non-200 → 401, as Oathkeeper.
+ * them; at once when the session cache holds it) when the check URL is ours or absent, else from
+ * `check_session_url`, asked with the judged request's method and headers (Oathkeeper forwards both,
+ * so a checker may judge by either). Non-200 → 401, as Oathkeeper.
  */
-async function checkSession(
+function checkSession(
   ports: DecisionPorts,
   config: SessionCheckConfig,
   request: JudgedRequest,
   token: string,
   credential: Readonly<Record<string, string>>,
-): Promise<{ document: unknown; inProcess: boolean }> {
+): CheckedSession | Promise<CheckedSession> {
   const url = config.check_session_url;
   if (url === undefined || ports.isOwnUrl(url)) {
-    const session = await ports.session(token);
-    if (session === undefined) throw DecisionsError.unauthorized();
-    return { document: session, inProcess: true };
+    const session = ports.session(token);
+    return session instanceof Promise ? session.then(ownSession) : ownSession(session);
   }
+  return checkRemoteSession(ports, config, request, url, credential);
+}
+
+function ownSession(session: SessionDocument | undefined): CheckedSession {
+  if (session === undefined) throw DecisionsError.unauthorized();
+  return { document: session, inProcess: true };
+}
+
+async function checkRemoteSession(
+  ports: DecisionPorts,
+  config: SessionCheckConfig,
+  request: JudgedRequest,
+  url: string,
+  credential: Readonly<Record<string, string>>,
+): Promise<CheckedSession> {
   const target = new URL(url);
   if (!config.preserve_path) target.pathname = request.url.pathname;
   let answer: OutboundAnswer;
@@ -93,13 +113,20 @@ async function checkSession(
   return { document: parseJson(answer.body), inProcess: false };
 }
 
+/** Fills the session from a checked one: at once when the check answered at once, else once it has. */
 function sessionFrom(
   session: AuthenticationSession,
   config: SessionCheckConfig,
-  document: unknown,
-  inProcess: boolean,
+  checked: CheckedSession | Promise<CheckedSession>,
   defaultSubject: string,
-): void {
+): Promise<void> | undefined {
+  if (checked instanceof Promise) return checked.then((answer) => fillSession(session, config, answer, defaultSubject));
+  fillSession(session, config, checked, defaultSubject);
+  return undefined;
+}
+
+function fillSession(session: AuthenticationSession, config: SessionCheckConfig, checked: CheckedSession, defaultSubject: string): void {
+  const { document, inProcess } = checked;
   // In process the document is our whoami answer, whose subject is the identity id; Oathkeeper's
   // defaults (`subject`, `extra`) describe the remote checker's document.
   const subject = jsonPath(document, config.subject_from ?? (inProcess ? 'identity.id' : defaultSubject));
@@ -114,7 +141,7 @@ const cookieSession: HandlerDefinition = {
   prepare: (raw) => {
     const config = raw as unknown as SessionCheckConfig;
     return {
-      run: async (request, session, ports) => {
+      run: (request, session, ports) => {
         const cookies = request.readCookies();
         const names = Object.keys(cookies);
         const responsible = config.only.length === 0 ? names.length > 0 : config.only.some((name) => cookies[name] !== undefined);
@@ -122,8 +149,7 @@ const cookieSession: HandlerDefinition = {
         const token = cookies[SESSION_COOKIE] ?? '';
         if (token === '' && (config.check_session_url === undefined || ports.isOwnUrl(config.check_session_url)))
           throw DecisionsError.unauthorized();
-        const { document, inProcess } = await checkSession(ports, config, request, token, {});
-        sessionFrom(session, config, document, inProcess, 'subject');
+        return sessionFrom(session, config, checkSession(ports, config, request, token, {}), 'subject');
       },
     };
   },
@@ -135,7 +161,7 @@ const bearerToken: HandlerDefinition = {
   prepare: (raw) => {
     const config = raw as unknown as SessionCheckConfig;
     return {
-      run: async (request, session, ports) => {
+      run: (request, session, ports) => {
         // Without token_from, our own session header (X-Session-Token) counts as much as a bearer token.
         const token =
           config.token_from === undefined
@@ -145,8 +171,7 @@ const bearerToken: HandlerDefinition = {
         // The token may have come from a query parameter or a cookie: the checker gets it as a bearer token too.
         const credential: Record<string, string> =
           headerOf(request, 'authorization') === undefined ? { authorization: `Bearer ${token}` } : {};
-        const { document, inProcess } = await checkSession(ports, config, request, token, credential);
-        sessionFrom(session, config, document, inProcess, 'sub');
+        return sessionFrom(session, config, checkSession(ports, config, request, token, credential), 'sub');
       },
     };
   },
@@ -157,9 +182,8 @@ const anonymous: HandlerDefinition = {
   reachesOtherHost: () => false,
   prepare: (config) => ({
     run: (request, session) => {
-      if (headerOf(request, 'authorization') !== undefined) return Promise.reject(new NotResponsible());
+      if (headerOf(request, 'authorization') !== undefined) throw new NotResponsible();
       session.Subject = config['subject'] as string;
-      return Promise.resolve();
     },
   }),
 };
@@ -507,9 +531,11 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 export const AUTHENTICATORS: Readonly<Record<string, HandlerDefinition>> = {
-  noop: noConfig(() => Promise.resolve()),
+  noop: noConfig(() => undefined),
   anonymous,
-  unauthorized: noConfig(() => Promise.reject(DecisionsError.unauthorized())),
+  unauthorized: noConfig(() => {
+    throw DecisionsError.unauthorized();
+  }),
   cookie_session: cookieSession,
   bearer_token: bearerToken,
   jwt,

@@ -162,8 +162,10 @@ function parse(body: Buffer): unknown {
 }
 
 export const AUTHORIZERS: Readonly<Record<string, HandlerDefinition>> = {
-  allow: noConfig(() => Promise.resolve()),
-  deny: noConfig(() => Promise.reject(DecisionsError.forbidden())),
+  allow: noConfig(() => undefined),
+  deny: noConfig(() => {
+    throw DecisionsError.forbidden();
+  }),
   keto_engine_acp_ory: acp,
   relation_tuple: relationTuple,
   remote_json: remoteJson,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PipelineSettings } from '../../config/app-config.js';
 import { statusOf } from '../../common/errors/error-kind.js';
 import { DecisionsError, DecisionsErrorCode } from '../decisions.errors.js';
-import type { JudgedRequest } from './authentication-session.js';
+import type { AuthenticationSession, JudgedRequest } from './authentication-session.js';
 import type { DecisionPorts } from './decision-ports.js';
 import { DecisionPipeline, type PipelineRule } from './decision-pipeline.js';
 
@@ -75,17 +75,24 @@ function rule(parts: Partial<PipelineRule>): PipelineRule {
 
 const pipeline = new DecisionPipeline(SETTINGS, (url) => url.startsWith(OWN));
 
-async function decide(parts: Partial<PipelineRule>, req = request(), fakes = ports()) {
+function decide(parts: Partial<PipelineRule>, req = request(), fakes = ports()): AuthenticationSession | Promise<AuthenticationSession> {
   const compiled = pipeline.compile(rule(parts));
   expect(compiled.problems).toEqual([]);
   return pipeline.decide(compiled, req, ['42'], fakes);
 }
 
+/** What a decision failed with, thrown at once or rejected; undefined when it allowed. */
+async function rejectionOf(decide: () => AuthenticationSession | Promise<AuthenticationSession>): Promise<unknown> {
+  try {
+    await decide();
+    return undefined;
+  } catch (caught) {
+    return caught;
+  }
+}
+
 async function failure(parts: Partial<PipelineRule>, req = request(), fakes = ports()): Promise<DecisionsError> {
-  const error = await decide(parts, req, fakes).then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
+  const error = await rejectionOf(() => decide(parts, req, fakes));
   expect(error).toBeInstanceOf(DecisionsError);
   return error as DecisionsError;
 }
@@ -94,6 +101,31 @@ describe('DecisionPipeline', () => {
   it('noop → allow → noop allows with an empty subject', async () => {
     const session = await decide({});
     expect(session.Subject).toBe('');
+  });
+
+  it('decides at once, with no promise, when every step answers at once: noop, allow, a cached session', () => {
+    const session = decide({});
+    expect(session).not.toBeInstanceOf(Promise);
+    const cached = ports({ session: (token) => (token === 'good' ? { identity: { id: 'id-1' } } : undefined) });
+    const fromCache = decide({ authenticators: [{ handler: 'cookie_session' }] }, request({ cookie: 'service_session=good' }), cached);
+    expect(fromCache).not.toBeInstanceOf(Promise);
+    expect((fromCache as AuthenticationSession).Subject).toBe('id-1');
+    const waited = decide({ authenticators: [{ handler: 'cookie_session' }] }, request({ cookie: 'service_session=good' }));
+    expect(waited).toBeInstanceOf(Promise);
+  });
+
+  it('a refusal of a step that answered at once is thrown at once; one after a wait is a rejection', async () => {
+    expect(() => decide({ authorizer: { handler: 'deny' } })).toThrow(DecisionsError);
+    expect(() => decide({ authenticators: [{ handler: 'unauthorized' }] })).toThrow(DecisionsError);
+    const waited = decide({ authenticators: [{ handler: 'cookie_session' }] }, request({ cookie: 'service_session=bad' }));
+    expect(waited).toBeInstanceOf(Promise);
+    await expect(waited).rejects.toBeInstanceOf(DecisionsError);
+  });
+
+  it('an authenticator found not responsible after a wait passes to the next one too', async () => {
+    const waited = decide({ authenticators: [{ handler: 'oauth2_introspection' }, { handler: 'anonymous' }] });
+    expect(waited).toBeInstanceOf(Promise);
+    expect((await waited).Subject).toBe('anonymous');
   });
 
   it('anonymous sets its subject, and is not responsible when credentials are sent', async () => {
@@ -188,7 +220,7 @@ describe('DecisionPipeline', () => {
         ],
       }),
     );
-    const error = await pipeline.decide(stricter, request({ authorization: 'Bearer at' }), [], fakes).catch((caught: unknown) => caught);
+    const error = await rejectionOf(() => pipeline.decide(stricter, request({ authorization: 'Bearer at' }), [], fakes));
     expect((error as DecisionsError).reason).toBe(DecisionsErrorCode.Forbidden);
   });
 
@@ -276,7 +308,7 @@ describe('DecisionPipeline', () => {
     const compiled = pipeline.compile(
       rule({ authorizer: { handler: 'remote_json', config: { remote: 'https://a.example', payload: '{}' } } }),
     );
-    const error = await pipeline.decide(compiled, request(), [], ports()).catch((caught: unknown) => caught);
+    const error = await rejectionOf(() => pipeline.decide(compiled, request(), [], ports()));
     expect((error as DecisionsError).reason).toBe(DecisionsErrorCode.RuleMisconfigured);
   });
 
@@ -307,14 +339,14 @@ describe('DecisionPipeline', () => {
     );
     const compiled = enabled.compile(rule({ authorizer: { handler: 'remote_json', config: { payload: '{}' } } }));
     expect(compiled.problems).toEqual([]);
-    const down = await enabled.decide(compiled, request(), [], ports()).catch((caught: unknown) => caught);
+    const down = await rejectionOf(() => enabled.decide(compiled, request(), [], ports()));
     expect((down as DecisionsError).reason).toBe(DecisionsErrorCode.DependencyUnavailable);
     expect(statusOf((down as DecisionsError).kind)).toBe(503);
     expect((down as DecisionsError).headers?.['retry-after']).toMatch(/^[1-9]\d*$/);
     const answering = (status: number, headers: Record<string, string> = {}) =>
-      enabled
-        .decide(compiled, request(), [], ports({ postJson: () => Promise.resolve({ status, headers, body: Buffer.alloc(0) }) }))
-        .catch((caught: unknown) => caught as DecisionsError);
+      rejectionOf(() =>
+        enabled.decide(compiled, request(), [], ports({ postJson: () => Promise.resolve({ status, headers, body: Buffer.alloc(0) }) })),
+      );
     for (const status of [500, 502, 503, 504]) {
       const failed = await answering(status);
       expect([(failed as DecisionsError).reason, (failed as DecisionsError).headers?.['retry-after']]).toEqual([

@@ -91,23 +91,26 @@ export class DecisionPipeline {
     };
   }
 
-  /** Runs the rule's handlers; resolves with the session (subject, extra, headers for upstream), or throws the failure. */
-  async decide(
+  /**
+   * Runs the rule's handlers: the session (subject, extra, headers for upstream) when every step
+   * answered at once, else a promise of it. A failure is thrown when the failing step answered at
+   * once, else rejected: no promise is made for a decision no step had to wait for, either way.
+   */
+  decide(
     rule: CompiledRule,
     request: JudgedRequest,
     captures: readonly string[],
     ports: DecisionPorts,
-  ): Promise<AuthenticationSession> {
+  ): AuthenticationSession | Promise<AuthenticationSession> {
     if (rule.problems.length > 0 || rule.authorizer === undefined) {
       throw DecisionsError.misconfigured(
         `Rule ${rule.id} is misconfigured: ${rule.problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ')}`,
       );
     }
     const session = newSession(request, captures);
-    await this.authenticate(rule, request, session, ports);
-    await rule.authorizer.run(request, session, ports);
-    for (const mutator of rule.mutators) await mutator.run(request, session, ports);
-    return session;
+    const authenticated = this.authenticate(rule, 0, request, session, ports);
+    if (authenticated === undefined) return this.authorizeAndMutate(rule, 0, request, session, ports);
+    return authenticated.then(() => this.authorizeAndMutate(rule, 0, request, session, ports));
   }
 
   /** The answer to a failure: the first of the rule's error handlers that applies, else the global fallback, else JSON. */
@@ -120,21 +123,49 @@ export class DecisionPipeline {
     return { type: 'json', error: appError };
   }
 
-  private async authenticate(
+  /**
+   * The authenticators from `from` on, in order: the first that does not throw NotResponsible decides.
+   * Undefined when one answered at once; a promise when one must wait (its NotResponsible, if it
+   * comes, passes to the next one there). Throws when one refused, or when none is responsible.
+   */
+  private authenticate(
     rule: CompiledRule,
+    from: number,
     request: JudgedRequest,
     session: AuthenticationSession,
     ports: DecisionPorts,
-  ): Promise<void> {
-    for (const authenticator of rule.authenticators) {
+  ): Promise<void> | undefined {
+    for (let index = from; index < rule.authenticators.length; index += 1) {
+      let pending: void | Promise<void>;
       try {
-        await authenticator.run(request, session, ports);
-        return;
+        pending = rule.authenticators[index]!.run(request, session, ports);
       } catch (error) {
-        if (!(error instanceof NotResponsible)) throw error;
+        if (error instanceof NotResponsible) continue;
+        throw error;
       }
+      if (pending === undefined) return undefined;
+      return pending.then(undefined, (error: unknown) => {
+        if (!(error instanceof NotResponsible)) throw error;
+        return this.authenticate(rule, index + 1, request, session, ports);
+      });
     }
     throw DecisionsError.unauthorized();
+  }
+
+  /** The authorizer (step 0) and then every mutator, from step `from` on; a promise only once a step waits. */
+  private authorizeAndMutate(
+    rule: CompiledRule,
+    from: number,
+    request: JudgedRequest,
+    session: AuthenticationSession,
+    ports: DecisionPorts,
+  ): AuthenticationSession | Promise<AuthenticationSession> {
+    for (let index = from; index <= rule.mutators.length; index += 1) {
+      const step = index === 0 ? rule.authorizer! : rule.mutators[index - 1]!;
+      const pending = step.run(request, session, ports);
+      if (pending !== undefined) return pending.then(() => this.authorizeAndMutate(rule, index + 1, request, session, ports));
+    }
+    return session;
   }
 
   private step(

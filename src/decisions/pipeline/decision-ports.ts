@@ -20,6 +20,8 @@ export type TokenIntrospection =
       readonly ext: Readonly<Record<string, unknown>>;
     };
 
+export type SessionDocument = Readonly<Record<string, unknown>>;
+
 export interface AuthenticatedClient {
   readonly clientId: string;
   readonly grantTypes: readonly string[];
@@ -34,8 +36,8 @@ export interface OutboundAnswer {
 }
 
 export interface DecisionPorts {
-  /** The self-service session of a token, as `/sessions/whoami` shows it; undefined when none. */
-  session(token: string): Promise<Readonly<Record<string, unknown>> | undefined>;
+  /** The self-service session of a token, as `/sessions/whoami` shows it; undefined when none. At once when cached. */
+  session(token: string): SessionDocument | undefined | Promise<SessionDocument | undefined>;
   /** Our own introspection of an access or refresh token, without a scope filter. */
   introspect(token: string): Promise<TokenIntrospection>;
   /** A client of ours authenticated by id and secret; undefined when the credentials are wrong. */

@@ -2,9 +2,13 @@ import type { AnySchemaObject } from 'ajv';
 import type { AuthenticationSession, JudgedRequest } from './authentication-session.js';
 import type { DecisionPorts } from './decision-ports.js';
 
-/** One step of a rule, ready to run: its config merged, validated and its templates parsed at load. */
+/**
+ * One step of a rule, ready to run: its config merged, validated and its templates parsed at load.
+ * A step that has its answer at once (noop, allow, a cached session) returns nothing and fails by
+ * throwing; one that must wait returns a promise. The pipeline makes no promise for the first kind.
+ */
 export interface PreparedStep {
-  run(request: JudgedRequest, session: AuthenticationSession, ports: DecisionPorts): Promise<void>;
+  run(request: JudgedRequest, session: AuthenticationSession, ports: DecisionPorts): void | Promise<void>;
 }
 
 /**

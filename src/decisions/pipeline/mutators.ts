@@ -26,7 +26,6 @@ const header: HandlerDefinition = {
     return {
       run: (_request, session) => {
         for (const [name, value] of headers) session.Header[name] = stripLineBreaks(value.render(session));
-        return Promise.resolve();
       },
     };
   },
@@ -52,7 +51,6 @@ const cookie: HandlerDefinition = {
         );
         for (const [name, value] of cookies) values.set(name, value.render(session).replace(/[;\r\n]/g, ''));
         session.Header['Cookie'] = [...values].map(([name, value]) => `${name}=${value}`).join('; ');
-        return Promise.resolve();
       },
     };
   },
@@ -225,7 +223,7 @@ function stripLineBreaks(value: string): string {
 }
 
 export const MUTATORS: Readonly<Record<string, HandlerDefinition>> = {
-  noop: noConfig(() => Promise.resolve()),
+  noop: noConfig(() => undefined),
   header,
   cookie,
   id_token: idToken,

@@ -13,7 +13,7 @@ import { setCookie, type SelfServiceRequest } from '../flows/self-service-reques
 import { SelfServiceError } from '../self-service.errors.js';
 import { SESSION_COOKIE } from '../self-service-cookies.js';
 import { SessionEntity } from './entities/session.entity.js';
-import { SessionCache } from './session-cache.js';
+import { SessionCache, type CachedWhoami } from './session-cache.js';
 import { toSessionResponse, type SessionResponse } from './session.mapper.js';
 import { isLogoutToken, logoutToken, newSessionToken, tokenHash } from './session-token.js';
 import { SessionsRepository } from './sessions.repository.js';
@@ -86,19 +86,23 @@ export class SessionsService {
   }
 
   /**
-   * The whoami answer of a session token, from the whoami cache when it can be (as
-   * `GET /sessions/whoami` serves it): for the decision pipeline, which judges session cookies and
-   * tokens in process. Undefined without a valid session.
+   * The whoami answer of a session token, serialized once: from the whoami cache when it can be, else
+   * one indexed session lookup plus the identity (then cached). For `GET /sessions/whoami` and the
+   * decision pipeline, which judges session cookies and tokens in process. Undefined without a valid
+   * session.
    */
-  async whoami(token: string): Promise<{ readonly body: string; readonly identityId: string } | undefined> {
+  whoami(token: string): CachedWhoami | Promise<CachedWhoami | undefined> {
     const hash = tokenHash(token);
-    const cached = this.cache.get(hash, Date.now());
-    if (cached !== undefined) return cached;
+    // A hit, nearly every call, is answered with no promise made.
+    return this.cache.get(hash, Date.now()) ?? this.whoamiFromDatabase(hash);
+  }
+
+  private async whoamiFromDatabase(hash: string): Promise<CachedWhoami | undefined> {
     const generation = this.cache.generation();
-    const active = await this.byToken(token);
-    if (active === undefined) return undefined;
-    const body = JSON.stringify(await this.toResponse(active.session));
-    const entry = { body, identityId: active.session.identityId, expiresAtMs: active.session.expiresAt.getTime() };
+    const session = await this.repository.findActive(hash, new Date());
+    if (session === null) return undefined;
+    const body = JSON.stringify(await this.toResponse(session));
+    const entry = { body, identityId: session.identityId, expiresAtMs: session.expiresAt.getTime() };
     this.cache.set(hash, entry, generation);
     return entry;
   }

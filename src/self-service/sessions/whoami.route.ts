@@ -5,8 +5,8 @@ import { registerPlainRoute } from '../../common/http/plain-route.js';
 import type { ErrorsConfig } from '../../config/app-config.js';
 import { InjectConfig } from '../../config/inject-config.decorator.js';
 import { SelfServiceError } from '../self-service.errors.js';
-import { SessionCache } from './session-cache.js';
-import { sessionTokenOf, tokenHash } from './session-token.js';
+import type { CachedWhoami } from './session-cache.js';
+import { sessionTokenOf } from './session-token.js';
 import { SessionsService } from './sessions.service.js';
 
 /** Kratos' header naming the identity of the session, for gateways that forward it. */
@@ -15,15 +15,14 @@ const IDENTITY_HEADER = 'x-kratos-authenticated-identity-id';
 /**
  * `GET /sessions/whoami` on the public listener, as a plain Fastify route: gateways call it on every
  * request they authorize, so Nest's router, guard and pipes would be most of its cost (like
- * `/.well-known/jwks.json`). The answer is served from SessionCache when it can be; on a miss, one
- * indexed session lookup plus the identity. 401 (identity family) without a valid session.
+ * `/.well-known/jwks.json`). The answer is SessionsService.whoami's: from the session cache when it
+ * can be; on a miss, one indexed session lookup plus the identity. 401 (identity family) without a valid session.
  */
 @Injectable()
 export class WhoamiRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly sessions: SessionsService,
-    private readonly cache: SessionCache,
     @InjectConfig('errors') private readonly errors: ErrorsConfig,
   ) {}
 
@@ -38,29 +37,20 @@ export class WhoamiRoute implements OnModuleInit {
       handler: (request, reply) => {
         const token = sessionTokenOf(request);
         if (token === undefined) throw SelfServiceError.noSession();
-        const hash = tokenHash(token);
-        const cached = this.cache.get(hash, Date.now());
-        if (cached === undefined) return this.answerFromDatabase(reply, token, hash);
-        this.send(reply, cached.body, cached.identityId);
+        const found = this.sessions.whoami(token);
+        if (found instanceof Promise) return found.then((answer) => this.send(reply, answer));
+        this.send(reply, found);
         return undefined;
       },
     });
   }
 
-  private async answerFromDatabase(reply: FastifyReply, token: string, hash: string): Promise<FastifyReply> {
-    const generation = this.cache.generation();
-    const active = await this.sessions.byToken(token);
-    if (active === undefined) throw SelfServiceError.noSession();
-    const body = JSON.stringify(await this.sessions.toResponse(active.session));
-    this.cache.set(hash, { body, identityId: active.session.identityId, expiresAtMs: active.session.expiresAt.getTime() }, generation);
-    return this.send(reply, body, active.session.identityId);
-  }
-
-  private send(reply: FastifyReply, body: string, identityId: string): FastifyReply {
+  private send(reply: FastifyReply, answer: CachedWhoami | undefined): FastifyReply {
+    if (answer === undefined) throw SelfServiceError.noSession();
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('cache-control', 'private, no-store')
-      .header(IDENTITY_HEADER, identityId)
-      .send(body);
+      .header(IDENTITY_HEADER, answer.identityId)
+      .send(answer.body);
   }
 }
