@@ -1,4 +1,4 @@
-import { Counter, register } from 'prom-client';
+import { processCounter, type ProcessCounter } from '../metrics/index.js';
 
 const NAME = 'directory_sync_rejected_deliveries_total';
 const EVENT_BY_EVENT = 'directory_sync_event_by_event_deliveries_total';
@@ -13,33 +13,23 @@ const EVENT_BY_EVENT = 'directory_sync_event_by_event_deliveries_total';
  * applied again event by event (one event failing, or a conflict the one pass cannot settle). Such a
  * delivery costs both passes, so a rising count says a directory keeps sending events that fail.
  *
- * Created once per process, however many applications a test boots.
  */
 export class DirectorySyncMetrics {
-  private readonly rejections: Counter<'reason'>;
-  private readonly eventByEvent: Counter;
-
-  constructor() {
-    this.rejections =
-      (register.getSingleMetric(NAME) as Counter<'reason'> | undefined) ??
-      new Counter({
-        name: NAME,
-        help: 'Directory-sync webhook deliveries refused before being applied, by reason',
-        labelNames: ['reason'],
-      });
-    this.eventByEvent =
-      (register.getSingleMetric(EVENT_BY_EVENT) as Counter | undefined) ??
-      new Counter({
-        name: EVENT_BY_EVENT,
-        help: 'Directory-sync deliveries applied event by event after their one pass failed',
-      });
-  }
+  private readonly rejections: ProcessCounter<'reason'> = processCounter(
+    NAME,
+    'Directory-sync webhook deliveries refused before being applied, by reason',
+    ['reason'],
+  );
+  private readonly eventByEvent: ProcessCounter = processCounter(
+    EVENT_BY_EVENT,
+    'Directory-sync deliveries applied event by event after their one pass failed',
+  );
 
   rejected(reason: string): void {
-    this.rejections.labels(reason).inc();
+    this.rejections.series(reason).inc();
   }
 
   appliedEventByEvent(): void {
-    this.eventByEvent.inc();
+    this.eventByEvent.series().inc();
   }
 }

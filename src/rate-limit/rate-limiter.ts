@@ -131,7 +131,7 @@ export class RateLimiter {
     );
     if (!burst.isBlocked && !sustained.isBlocked) return done();
     const retryAfter = Math.max(1, burst.isBlocked ? burst.timeToBlockExpire : 0, sustained.isBlocked ? sustained.timeToBlockExpire : 0);
-    this.metrics.limited.inc({ bucket: bucket.name });
+    this.metrics.limited.series(bucket.name).inc();
     sendError(request, reply, RateLimitError.limitExceeded(bucket.name, retryAfter), this.errors.exposeInternal);
   }
 
@@ -173,7 +173,7 @@ export class RateLimiter {
       return undefined;
     }
     const action = this.rateLimit.inflight === 'report-only' ? 'report-only' : rule.action;
-    this.metrics.inflightViolations.inc({ rule: rule.pattern.source, action });
+    this.metrics.inflightViolations.series(rule.pattern.source, action).inc();
     this.logger.warn({ msg: 'inflight rule violated', rule: rule.pattern.source, action, key, reqId: request.id });
     if (action === 'report-only') return undefined;
     sendError(request, reply, RateLimitError.concurrentRequest(), this.errors.exposeInternal);
@@ -204,7 +204,7 @@ export class RateLimiter {
   }
 
   private storageFailed(error: unknown): void {
-    this.metrics.storageErrors.inc();
+    this.metrics.storageErrors.series().inc();
     this.stores.warnUnreachable(error);
   }
 }

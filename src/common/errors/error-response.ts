@@ -15,7 +15,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, exceptio
   const problem = toProblem(exception);
   const path = request.url.split('?', 1)[0] ?? '/';
   const listener = listenerOf(request.raw);
-  if (problem.details?.['reason'] === DATABASE_UNAVAILABLE_REASON) databaseUnavailableResponses().inc({ listener: listener ?? 'unknown' });
+  if (problem.details?.['reason'] === DATABASE_UNAVAILABLE_REASON)
+    databaseUnavailableResponses()
+      .series(listener ?? 'unknown')
+      .inc();
   const body = renderError(familyOf(listener, path), problem, request.id, exposeInternal);
   if (problem.headers !== undefined) void reply.headers(problem.headers);
   void reply
