@@ -136,10 +136,13 @@ export function judgedRequest(request: FastifyRequest, options: JudgedRequestOpt
   const host = forwarded('x-forwarded-host')?.split(',', 1)[0]?.trim() ?? request.headers.host ?? '';
   const pathAndQuery = (options.forwardedRequest ? forwarded('x-forwarded-uri') : undefined) ?? options.pathAndQuery;
   const [rawPath = '/', ...query] = pathAndQuery.split('?');
-  try {
-    decodeURIComponent(rawPath);
-  } catch (error) {
-    throw new DecisionsError(DecisionsErrorCode.InvalidRequest, 'The request path holds a malformed percent-encoding.', { cause: error });
+  // Only a '%' can start a malformed escape; most judged paths have none, and decoding builds a string.
+  if (rawPath.includes('%')) {
+    try {
+      decodeURIComponent(rawPath);
+    } catch (error) {
+      throw new DecisionsError(DecisionsErrorCode.InvalidRequest, 'The request path holds a malformed percent-encoding.', { cause: error });
+    }
   }
   if (formsDotSegmentWhenDecoded(rawPath))
     throw new DecisionsError(DecisionsErrorCode.InvalidRequest, 'The request path holds a dot segment behind an encoded separator.');
